@@ -1,0 +1,1395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_points selftest
+ *
+ * CONFIG_SCHED_POINTS counts, per task and per call site of schedule(), how
+ * often tasks give up the CPU there, and shows it in /proc/sched_points,
+ * with controls in debugfs sched_points/.  Each test below proves one
+ * behaviour of that interface (see README): a task that sleeps N times at a
+ * known schedule point shows count >= N there for its own pid; a module's
+ * schedule point is named "[module]" and stays readable after unload;
+ * disable stops counting; reset empties; a tiny table counts its overflow in
+ * "dropped"; bad writes change nothing; a comm cannot forge a line; raw
+ * addresses follow kptr_restrict; per-CPU tables are merged; and all of it
+ * holds while everything runs at once.
+ *
+ * Every read of /proc/sched_points, debugfs raw and debugfs stats is parsed
+ * strictly (sp_helpers.h): one malformed line fails the test.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <grp.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+/*
+ * kselftest_harness.h is not -Wextra clean: it has an unused parameter, and
+ * each TEST_F() wrapper keeps a local across setjmp().  Quiet just those.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+#ifndef __clang__
+#pragma GCC diagnostic ignored "-Wclobbered"
+#endif
+#include "sp_helpers.h"
+
+/* Sleeps per task in the counting tests, and the length of one sleep. */
+#define N_SLEEPS	20
+#define SLEEP_US	2000
+#define NS		((unsigned long long)N_SLEEPS)
+
+#define KPTR_RESTRICT	"/proc/sys/kernel/kptr_restrict"
+#define TAINTED		"/proc/sys/kernel/tainted"
+#define LOCKDEP_STATS	"/proc/lockdep_stats"
+#define SP_MOD_SLEEP	SP_DEBUGFS "/sched_points_test/sleep"
+
+/* Taints that mean the kernel complained: B (bad page), D, W, L. */
+#define BAD_TAINTS	((1ULL << 5) | (1ULL << 7) | (1ULL << 9) | (1ULL << 14))
+
+/* ---------------------------------------------------------------------- */
+/* helpers */
+
+/* lockdep's debug_locks (0 once it reported a problem), or -1. */
+static int read_debug_locks(void)
+{
+	size_t len = 0;
+	char *b = NULL, *p;
+	int v = -1;
+
+	if (sp_read_file(LOCKDEP_STATS, &b, &len))
+		return -1;
+	p = strstr(b, "debug_locks:");
+	if (p)
+		v = atoi(p + strlen("debug_locks:"));
+	free(b);
+	return v;
+}
+
+static unsigned long long read_taint(void)
+{
+	unsigned long long v = 0;
+
+	sp_read_uint(TAINTED, &v);
+	return v;
+}
+
+/*
+ * A child that runs fn(arg) once the parent lets it go, so that the parent
+ * can prepare (reset, check "before") while the child is blocked.
+ */
+struct sp_child {
+	pid_t pid;
+	int go_fd;
+};
+
+typedef int (*sp_child_fn)(void *arg);
+
+/* Fork a child named @comm (if not NULL). 0 or -errno. */
+static int sp_child_start(struct sp_child *c, const char *comm,
+			  sp_child_fn fn, void *arg)
+{
+	int ready[2], go[2];
+	char b;
+
+	if (pipe2(ready, O_CLOEXEC))
+		return -errno;
+	if (pipe2(go, O_CLOEXEC)) {
+		close(ready[0]);
+		close(ready[1]);
+		return -errno;
+	}
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid < 0)
+		return -errno;
+	if (c->pid == 0) {
+		close(ready[0]);
+		close(go[1]);
+		if (comm && prctl(PR_SET_NAME, (unsigned long)comm, 0, 0, 0))
+			_exit(90);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(91);
+		if (read(go[0], &b, 1) != 1)
+			_exit(92);
+		_exit(fn(arg));
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (read(ready[0], &b, 1) != 1) {
+		close(ready[0]);
+		close(go[1]);
+		return -EPIPE;
+	}
+	close(ready[0]);
+	c->go_fd = go[1];
+	return 0;
+}
+
+static int sp_child_go(struct sp_child *c)
+{
+	int ret = write(c->go_fd, "g", 1) == 1 ? 0 : -EPIPE;
+
+	close(c->go_fd);
+	return ret;
+}
+
+/* Exit status of the child, 128 + signal if killed, -errno on error. */
+static int sp_child_wait(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* State letter of a task in /proc/PID/stat, or 0. */
+static char task_state(pid_t pid)
+{
+	char path[64], *p;
+	size_t len = 0;
+	char *b = NULL, st = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (sp_read_file(path, &b, &len))
+		return 0;
+	p = strrchr(b, ')');
+	if (p && p[1] == ' ')
+		st = p[2];
+	free(b);
+	return st;
+}
+
+/*
+ * Wait until @pid sleeps (state S) and stays so: it has then gone through
+ * schedule() and will not call it again until woken.  0 or -ETIMEDOUT.
+ */
+static int sp_wait_blocked(pid_t pid)
+{
+	double end = sp_now() + 10;
+
+	while (sp_now() < end) {
+		if (task_state(pid) == 'S') {
+			usleep(20000);
+			if (task_state(pid) == 'S')
+				return 0;
+		}
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}
+
+static int child_nanosleep(void *arg)
+{
+	sp_nanosleep_n((int)(long)arg, SLEEP_US);
+	return 0;
+}
+
+/* Where the test module is: next to this binary, else under the cwd. */
+static int sp_module_path(char *out, size_t n)
+{
+	char exe[PATH_MAX];
+	ssize_t r;
+
+	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (r > 0) {
+		exe[r] = '\0';
+		snprintf(out, n, "%s/test_modules/%s.ko", dirname(exe),
+			 SP_MOD_NAME);
+		if (!access(out, R_OK))
+			return 0;
+	}
+	snprintf(out, n, "test_modules/%s.ko", SP_MOD_NAME);
+	if (!access(out, R_OK))
+		return 0;
+	return -ENOENT;
+}
+
+static int sp_module_unload(void)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!syscall(__NR_delete_module, SP_MOD_NAME, O_NONBLOCK))
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY)
+			return -errno;
+		usleep(50000);
+	}
+	return -EBUSY;
+}
+
+static int sp_module_load(const char *path)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_finit_module, fd, "", 0);
+	if (ret && errno == EEXIST) {
+		/* left over from an earlier run */
+		sp_module_unload();
+		ret = syscall(__NR_finit_module, fd, "", 0);
+	}
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* An input written to a control file: @len bytes, at @off if >= 0. */
+struct sp_input {
+	const char *buf;
+	size_t len;
+	off_t off;
+};
+
+#define IN(s)		{ s, sizeof(s) - 1, -1 }
+#define IN_AT(s, o)	{ s, sizeof(s) - 1, o }
+#define Z10		"0000000000"
+#define Z200		Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 \
+			Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+static ssize_t sp_write_input(const char *path, const struct sp_input *in,
+			      char *shown, size_t shownlen)
+{
+	char s[80];
+
+	sp_show_line(s, sizeof(s), in->buf, in->len);
+	if (in->off >= 0)
+		snprintf(shown, shownlen, "\"%s\" at offset %lld", s,
+			 (long long)in->off);
+	else
+		snprintf(shown, shownlen, "\"%s\"", s);
+	return sp_write_raw(path, in->buf, in->len, in->off);
+}
+
+/* ---------------------------------------------------------------------- */
+/* fixture: accounting on for each test, state restored after */
+
+FIXTURE(sp) {
+	unsigned long long saved_enable;
+	unsigned long long saved_entries;
+	unsigned long long taint;
+	int debug_locks;
+	int saved_kptr;
+	bool module_loaded;
+};
+
+FIXTURE_SETUP(sp)
+{
+	self->saved_kptr = -1;
+	self->module_loaded = false;
+
+	if (geteuid() != 0)
+		SKIP(return, "must be run as root");
+	if (access(SP_PROC, F_OK))
+		SKIP(return, "%s missing: kernel built without CONFIG_SCHED_POINTS",
+		     SP_PROC);
+	if (access(SP_DIR, F_OK))
+		mount("debugfs", SP_DEBUGFS, "debugfs", 0, NULL);
+	ASSERT_EQ(0, access(SP_ENABLE, F_OK))
+		TH_LOG("%s: %s (CONFIG_DEBUG_FS?)", SP_ENABLE, strerror(errno));
+
+	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &self->saved_enable));
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &self->saved_entries));
+	self->taint = read_taint();
+	self->debug_locks = read_debug_locks();
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+}
+
+FIXTURE_TEARDOWN(sp)
+{
+	unsigned long long v, taint;
+	char s[16];
+
+	if (self->module_loaded)
+		EXPECT_EQ(0, sp_module_unload());
+	if (self->saved_kptr >= 0) {
+		snprintf(s, sizeof(s), "%d", self->saved_kptr);
+		EXPECT_EQ(0, sp_write(KPTR_RESTRICT, s));
+	}
+	if (!sp_read_uint(SP_ENTRIES, &v) && v != self->saved_entries) {
+		EXPECT_EQ(0, sp_write(SP_ENABLE, "0"));
+		EXPECT_EQ(0, sp_write_uint(SP_ENTRIES, self->saved_entries));
+	}
+	EXPECT_EQ(0, sp_write_uint(SP_ENABLE, self->saved_enable));
+
+	/* No splat: no new bad taint, lockdep still on. */
+	taint = read_taint() & ~self->taint;
+	EXPECT_EQ(0ULL, taint & BAD_TAINTS)
+		TH_LOG("kernel newly tainted %#llx during the test: see dmesg",
+		       taint);
+	if (self->debug_locks == 1)
+		EXPECT_EQ(1, read_debug_locks())
+			TH_LOG("lockdep turned off during the test: see dmesg");
+}
+
+/* ---------------------------------------------------------------------- */
+/* 1. nanosleep: count >= N at do_nanosleep for the task's own pid */
+
+TEST_F(sp, nanosleep_counted)
+{
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	unsigned long long cnt;
+	struct sp_child c;
+	struct sp_view v;
+	int lines;
+
+	ASSERT_EQ(0, sp_child_start(&c, "sp_nsleep", child_nanosleep,
+				    (void *)(long)N_SLEEPS));
+	ASSERT_EQ(0, sp_wait_blocked(c.pid));
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+
+	/* before: nothing for the child, which sits blocked */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, sp_count(&v, c.pid, sp_any, &lines));
+	EXPECT_EQ(0, lines) TH_LOG("pid %d has lines right after reset",
+				   c.pid);
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.enabled);
+	cnt = sp_count(&v, c.pid, sp_is_nanosleep, &lines);
+	EXPECT_GE(cnt, NS) TH_LOG("pid %d: %llu hits at do_nanosleep, want >= %llu",
+				  c.pid, cnt, NS);
+	e = sp_find(&v, c.pid, sp_is_nanosleep);
+	ASSERT_TRUE(e != NULL);
+	EXPECT_EQ((unsigned int)c.pid, e->tgid);
+	EXPECT_STREQ("sp_nsleep", e->comm);
+	EXPECT_STREQ("", e->module);
+	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 2. a module's schedule point: "[module]", readable after unload */
+
+TEST_F_TIMEOUT(sp, module_point, 120)
+{
+	char path[PATH_MAX], err[SP_ERR_MAX], sym[SP_SYM_MAX];
+	unsigned long long before, after;
+	const struct sp_entry *e;
+	pid_t me = gettid();
+	struct sp_view v, raw;
+	struct sp_stats st;
+	int ret, lines;
+	size_t i;
+
+	if (sp_module_path(path, sizeof(path)))
+		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+
+	/* the module itself refuses bad counts */
+	EXPECT_EQ(-EINVAL, sp_write(SP_MOD_SLEEP, "0"));
+	EXPECT_EQ(-EINVAL, sp_write(SP_MOD_SLEEP, "10001"));
+	EXPECT_EQ(-EINVAL, sp_write(SP_MOD_SLEEP, "x"));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_module_sleep, NULL));
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_SLEEP, N_SLEEPS));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	before = sp_count(&v, me, sp_is_module_sleep, &lines);
+	EXPECT_GE(before, NS)
+		TH_LOG("%llu hits at %s [%s], want >= %llu", before,
+		       SP_MOD_FUNC, SP_MOD_NAME, NS);
+	EXPECT_EQ(1, lines);
+	e = sp_find(&v, me, sp_is_module_sleep);
+	ASSERT_TRUE(e != NULL) {
+		for (i = 0; i < v.nr; i++)
+			if (v.e[i].pid == (unsigned int)me)
+				TH_LOG("own line: %s", v.e[i].symbol);
+	}
+	EXPECT_EQ((unsigned int)getpid(), e->tgid);
+	strcpy(sym, e->symbol);
+	TH_LOG("module schedule point: %s", sym);
+	sp_view_free(&v);
+
+	ret = sp_module_unload();
+	ASSERT_EQ(0, ret) TH_LOG("delete_module: %s", strerror(-ret));
+	self->module_loaded = false;
+
+	/* gone module: same line, same name, reads still work */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	after = sp_count(&v, me, sp_is_module_sleep, &lines);
+	EXPECT_EQ(before, after);
+	EXPECT_EQ(1, lines);
+	e = sp_find(&v, me, sp_is_module_sleep);
+	ASSERT_TRUE(e != NULL);
+	EXPECT_STREQ(sym, e->symbol);
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	EXPECT_EQ(after, sp_count(&raw, me, sp_is_module_sleep, &lines));
+	for (i = 0; i < raw.nr; i++)
+		if (raw.e[i].pid == (unsigned int)me &&
+		    sp_is_module_sleep(&raw.e[i]))
+			EXPECT_STREQ(sym, raw.e[i].symbol);
+	sp_view_free(&raw);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	sp_stats_free(&st);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3. threads: own pid, common tgid; an exited task keeps its comm */
+
+struct thr_arg {
+	char name[16];
+	pid_t tid;
+};
+
+static void *thr_sleep(void *p)
+{
+	struct thr_arg *a = p;
+
+	prctl(PR_SET_NAME, (unsigned long)a->name, 0, 0, 0);
+	a->tid = gettid();
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	return NULL;
+}
+
+TEST_F(sp, threads_and_exited_task)
+{
+	struct thr_arg a[2] = { { .name = "sp_thr_a" }, { .name = "sp_thr_b" } };
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_child c;
+	struct sp_view v;
+	pthread_t t[2];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, thr_sleep, &a[i]));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+	ASSERT_NE(a[0].tid, a[1].tid);
+	ASSERT_NE(getpid(), a[0].tid);
+	ASSERT_NE(getpid(), a[1].tid);
+
+	ASSERT_EQ(0, sp_child_start(&c, "sp_exiter", child_nanosleep,
+				    (void *)(long)N_SLEEPS));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));	/* reaped: the task is gone */
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	for (i = 0; i < 2; i++) {
+		EXPECT_GE(sp_count(&v, a[i].tid, sp_is_nanosleep, NULL), NS)
+			TH_LOG("thread %s (%d)", a[i].name, a[i].tid);
+		e = sp_find(&v, a[i].tid, sp_is_nanosleep);
+		ASSERT_TRUE(e != NULL);
+		EXPECT_EQ((unsigned int)a[i].tid, e->pid);
+		EXPECT_EQ((unsigned int)getpid(), e->tgid);
+		EXPECT_STREQ(a[i].name, e->comm);
+	}
+	EXPECT_GE(sp_count(&v, c.pid, sp_is_nanosleep, NULL), NS);
+	e = sp_find(&v, c.pid, sp_is_nanosleep);
+	ASSERT_TRUE(e != NULL);
+	EXPECT_EQ((unsigned int)c.pid, e->tgid);
+	EXPECT_STREQ("sp_exiter", e->comm);
+	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 4. disable stops counting, enable resumes it */
+
+TEST_F(sp, disable_stops_counting)
+{
+	unsigned long long c1, c2, c3, en;
+	char err[SP_ERR_MAX];
+	struct sp_view v1, v2, v3;
+	pid_t me = gettid();
+
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
+	EXPECT_EQ(0ULL, en);
+	usleep(10000);	/* let a hit already in flight land */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v1, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v1.enabled);
+	c1 = sp_count(&v1, me, sp_is_nanosleep, NULL);
+	EXPECT_GE(c1, NS);
+
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v2, err)) TH_LOG("%s", err);
+	c2 = sp_count(&v2, me, sp_is_nanosleep, NULL);
+	EXPECT_EQ(c1, c2) TH_LOG("counted while disabled");
+	/* and nobody else was counted either */
+	EXPECT_EQ(sp_total(&v1), sp_total(&v2));
+	EXPECT_EQ(v1.nr, v2.nr);
+	EXPECT_EQ(v1.dropped, v2.dropped);
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
+	EXPECT_EQ(1ULL, en);
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v3, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v3.enabled);
+	c3 = sp_count(&v3, me, sp_is_nanosleep, NULL);
+	EXPECT_GE(c3, c2 + NS) TH_LOG("not counting again after enable");
+
+	sp_view_free(&v1);
+	sp_view_free(&v2);
+	sp_view_free(&v3);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 5. reset empties, counting goes on (debugfs reset, and "0" to /proc) */
+
+static void check_reset(struct __test_metadata *_metadata, const char *path,
+			const char *val, bool dropped_too)
+{
+	unsigned long long c1, c3, t1;
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	pid_t me = gettid();
+	int lines;
+
+	sp_nanosleep_n(3 * N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	c1 = sp_count(&v, me, sp_is_nanosleep, NULL);
+	t1 = sp_total(&v);
+	EXPECT_GE(c1, 3 * NS);
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_write(path, val));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_nanosleep, &lines));
+	EXPECT_EQ(0, lines) TH_LOG("own line still there after reset");
+	EXPECT_LT(sp_total(&v), t1) TH_LOG("total count did not go down");
+	if (dropped_too)
+		EXPECT_EQ(0ULL, v.dropped);
+	EXPECT_EQ(1ULL, v.enabled);
+	sp_view_free(&v);
+
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	c3 = sp_count(&v, me, sp_is_nanosleep, NULL);
+	EXPECT_GE(c3, NS) TH_LOG("not counting after reset");
+	EXPECT_LT(c3, c1 + NS) TH_LOG("count did not restart from 0");
+	sp_view_free(&v);
+}
+
+TEST_F(sp, reset_debugfs)
+{
+	check_reset(_metadata, SP_RESET, "1", true);
+}
+
+TEST_F(sp, reset_proc_write)
+{
+	check_reset(_metadata, SP_PROC, "0", false);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 6. a full table counts its misses in dropped; no resize while enabled */
+
+TEST_F_TIMEOUT(sp, overflow_counts_dropped, 120)
+{
+	char err[SP_ERR_MAX];
+	unsigned long long ent;
+	cpu_set_t set, one;
+	struct sp_view v, raw;
+	struct sp_stats st;
+	int i, cpu, possible, status;
+	size_t k, r;
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_ENTRIES, "16"));
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	EXPECT_EQ(16ULL, ent);
+
+	/* reallocated: every count is gone */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(16ULL, v.capacity);
+	EXPECT_EQ(0ULL, v.used);
+	EXPECT_EQ(0ULL, v.entries);
+	EXPECT_EQ(0ULL, v.dropped);
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+
+	/* 64 short-lived children on one CPU: more keys than its 16 slots */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
+		;
+	ASSERT_LT(cpu, CPU_SETSIZE);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	fflush(NULL);
+	for (i = 0; i < 64; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			sp_nanosleep_n(1, SLEEP_US);
+			_exit(0);
+		}
+		ASSERT_GT(pid, 0);
+	}
+	for (i = 0; i < 64; i++) {
+		ASSERT_GT(wait(&status), 0);
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	}
+
+	/* quiesce, then all three views must agree */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	usleep(10000);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+
+	EXPECT_EQ(16ULL, v.capacity);
+	EXPECT_GT(v.dropped, 0ULL) TH_LOG("a 16-slot table took 64+ keys");
+	EXPECT_EQ(v.dropped, st.dropped);
+	EXPECT_EQ(v.used, st.used);
+	EXPECT_EQ(v.cpus, (unsigned long long)st.nr);
+	EXPECT_EQ((size_t)st.used, raw.nr);
+	possible = sp_cpu_list_count("/sys/devices/system/cpu/possible");
+	if (possible > 0)
+		EXPECT_EQ((size_t)possible, st.nr);
+	for (k = 0; k < st.nr; k++) {
+		size_t on_cpu = 0;
+
+		EXPECT_EQ(16ULL, st.cpu[k].capacity);
+		for (r = 0; r < raw.nr; r++)
+			if (raw.e[r].cpu == st.cpu[k].cpu)
+				on_cpu++;
+		EXPECT_EQ((size_t)st.cpu[k].used, on_cpu)
+			TH_LOG("cpu %llu", st.cpu[k].cpu);
+		if (st.cpu[k].cpu == (unsigned long long)cpu)
+			EXPECT_GT(st.cpu[k].dropped, 0ULL)
+				TH_LOG("cpu %d took all children", cpu);
+	}
+	TH_LOG("dropped %llu, used %llu, entries %llu", v.dropped, v.used,
+	       v.entries);
+	sp_view_free(&v);
+	sp_view_free(&raw);
+	sp_stats_free(&st);
+
+	/* no resize while enabled */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	EXPECT_EQ(-EBUSY, sp_write(SP_ENTRIES, "32"));
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	EXPECT_EQ(16ULL, ent);
+
+	/* debugfs reset clears dropped too */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v.dropped);
+	EXPECT_EQ(0ULL, v.entries);
+	sp_view_free(&v);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, st.dropped);
+	EXPECT_EQ(0ULL, st.used);
+	sp_stats_free(&st);
+	/* teardown restores the capacity */
+}
+
+/* ---------------------------------------------------------------------- */
+/* 7. bad writes: -EINVAL (or -EBUSY) and nothing changes */
+
+TEST_F(sp, bad_writes_enable)
+{
+	static const struct sp_input bad[] = {
+		IN(""), IN("\n"), IN("2"), IN("-1"), IN("-0"), IN("abc"),
+		IN("1x"), IN("0x"), IN("0x1"), IN("01"), IN("10"), IN("+1"),
+		IN(" 1"), IN("1 "), IN("1\n\n"), IN("\n1"), IN("1\0"),
+		IN("0\0"), IN("y"), IN("Y"), IN("on"), IN("n"), IN("off"),
+		IN("true"), IN("99999999999999999999999"), IN("4294967297"),
+		IN("4294967296"), IN("18446744073709551617"), IN(Z200 "1"),
+		IN(Z200 "0"), IN_AT("1", 1), IN_AT("0", 1), IN_AT("1\n", 2),
+	};
+	static const struct sp_input good[] = {
+		IN("0"), IN("1"), IN("0\n"), IN("1\n"),
+	};
+	unsigned long long state, en;
+	char shown[128];
+	size_t i;
+	ssize_t r;
+
+	for (state = 0; state <= 1; state++) {
+		ASSERT_EQ(0, sp_write_uint(SP_ENABLE, state));
+		for (i = 0; i < ARRAY_LEN(bad); i++) {
+			r = sp_write_input(SP_ENABLE, &bad[i], shown,
+					   sizeof(shown));
+			EXPECT_EQ(-EINVAL, r)
+				TH_LOG("enable=%llu, write %s", state, shown);
+			ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
+			EXPECT_EQ(state, en)
+				TH_LOG("write %s changed enable", shown);
+		}
+	}
+	for (i = 0; i < ARRAY_LEN(good); i++) {
+		r = sp_write_input(SP_ENABLE, &good[i], shown, sizeof(shown));
+		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
+		ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
+		EXPECT_EQ((unsigned long long)(good[i].buf[0] - '0'), en);
+	}
+}
+
+/* Own nanosleep count, asserting the line is there. */
+static unsigned long long own_count(struct __test_metadata *_metadata)
+{
+	unsigned long long c;
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	int lines;
+
+	if (sp_read_view(SP_PROC, &v, err)) {
+		TH_LOG("%s", err);
+		_metadata->exit_code = KSFT_FAIL;
+		return 0;
+	}
+	c = sp_count(&v, gettid(), sp_is_nanosleep, &lines);
+	sp_view_free(&v);
+	return c;
+}
+
+static void check_bad_resets(struct __test_metadata *_metadata,
+			     const char *path, const struct sp_input *bad,
+			     size_t nbad, const struct sp_input *good)
+{
+	unsigned long long c0, c;
+	char shown[128];
+	size_t i;
+	ssize_t r;
+
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	c0 = own_count(_metadata);
+	ASSERT_GE(c0, NS);
+
+	for (i = 0; i < nbad; i++) {
+		r = sp_write_input(path, &bad[i], shown, sizeof(shown));
+		EXPECT_EQ(-EINVAL, r) TH_LOG("%s: write %s", path, shown);
+		c = own_count(_metadata);
+		EXPECT_GE(c, c0) TH_LOG("%s: write %s reset the counts",
+					path, shown);
+	}
+
+	/* and the good one does reset */
+	r = sp_write_input(path, good, shown, sizeof(shown));
+	EXPECT_EQ((ssize_t)good->len, r) TH_LOG("%s: write %s", path, shown);
+	EXPECT_EQ(0ULL, own_count(_metadata));
+}
+
+TEST_F(sp, bad_writes_reset)
+{
+	static const struct sp_input bad[] = {
+		IN(""), IN("\n"), IN("0"), IN("2"), IN("-1"), IN("abc"),
+		IN("1x"), IN("0x"), IN("0x1"), IN("11"), IN("01"), IN("+1"),
+		IN(" 1"), IN("1 "), IN("1\n\n"), IN("1\0"), IN("y"), IN("on"),
+		IN("99999999999999999999999"), IN("4294967297"),
+		IN(Z200 "1"), IN_AT("1", 1),
+	};
+	static const struct sp_input good = IN("1\n");
+
+	check_bad_resets(_metadata, SP_RESET, bad, ARRAY_LEN(bad), &good);
+}
+
+TEST_F(sp, bad_writes_proc)
+{
+	static const struct sp_input bad[] = {
+		IN(""), IN("\n"), IN("1"), IN("2"), IN("-1"), IN("-0"),
+		IN("abc"), IN("0x"), IN("0x0"), IN("00"), IN("+0"), IN(" 0"),
+		IN("0 "), IN("0\n\n"), IN("0\0"), IN("n"), IN("off"),
+		IN("99999999999999999999999"), IN("4294967296"),
+		IN("18446744073709551616"), IN(Z200), IN_AT("0", 1),
+	};
+	static const struct sp_input good = IN("0\n");
+
+	check_bad_resets(_metadata, SP_PROC, bad, ARRAY_LEN(bad), &good);
+}
+
+TEST_F(sp, bad_writes_entries)
+{
+	static const struct sp_input bad[] = {
+		IN(""), IN("\n"), IN("abc"), IN("-1"), IN("-32"), IN("0"),
+		IN("1"), IN("8"), IN("15"), IN("17"), IN("100"), IN("4095"),
+		IN("2097152"), IN("4294967328"), IN("18446744073709551648"),
+		IN("99999999999999999999999"), IN("1x"), IN("0x"), IN("32x"),
+		IN("32 "), IN(" 32"), IN("32\n\n"), IN("32\0"),
+		IN_AT("32", 1),
+	};
+	unsigned long long ent, c0, c;
+	char shown[128];
+	size_t i;
+	ssize_t r;
+
+	/* a known capacity, and an own line that a reallocation would lose */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_ENTRIES, "64"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	c0 = own_count(_metadata);
+	ASSERT_GE(c0, NS);
+
+	for (i = 0; i < ARRAY_LEN(bad); i++) {
+		r = sp_write_input(SP_ENTRIES, &bad[i], shown, sizeof(shown));
+		EXPECT_EQ(-EINVAL, r) TH_LOG("write %s", shown);
+		ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+		EXPECT_EQ(64ULL, ent) TH_LOG("write %s changed entries", shown);
+		c = own_count(_metadata);
+		EXPECT_EQ(c0, c) TH_LOG("write %s lost the counts", shown);
+	}
+
+	/* enabled: a good size is -EBUSY, a bad one EINVAL or EBUSY */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	EXPECT_EQ(-EBUSY, sp_write(SP_ENTRIES, "32"));
+	EXPECT_EQ(-EBUSY, sp_write(SP_ENTRIES, "64"));
+	for (i = 0; i < ARRAY_LEN(bad); i++) {
+		r = sp_write_input(SP_ENTRIES, &bad[i], shown, sizeof(shown));
+		EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
+			TH_LOG("enabled, write %s: %zd", shown, r);
+	}
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	EXPECT_EQ(64ULL, ent);
+	EXPECT_GE(own_count(_metadata), c0);
+
+	/* disabled again: the good ones work */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	EXPECT_EQ(0, sp_write(SP_ENTRIES, "32\n"));
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	EXPECT_EQ(32ULL, ent);
+	EXPECT_EQ(0ULL, own_count(_metadata));
+	/* teardown restores the capacity */
+}
+
+/* ---------------------------------------------------------------------- */
+/* 8. a comm cannot forge a line: it is escaped */
+
+TEST_F(sp, comm_escaped)
+{
+	static const struct {
+		const char *comm;
+		const char *shown;
+	} names[] = {
+		{ "a\nb\tc d", "a\\012b\\011c\\040d" },
+		{ "x\\y\x7f\xff\x01 z", "x\\134y\\177\\377\\001\\040z" },
+	};
+	struct sp_child c[ARRAY_LEN(names)];
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_view v, raw;
+	size_t i, r;
+
+	for (i = 0; i < ARRAY_LEN(names); i++) {
+		ASSERT_EQ(0, sp_child_start(&c[i], names[i].comm,
+					    child_nanosleep,
+					    (void *)(long)N_SLEEPS));
+		ASSERT_EQ(0, sp_child_go(&c[i]));
+		ASSERT_EQ(0, sp_child_wait(c[i].pid));
+	}
+
+	/* the strict parser fails on any extra or broken line */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	for (i = 0; i < ARRAY_LEN(names); i++) {
+		e = sp_find(&v, c[i].pid, sp_is_nanosleep);
+		ASSERT_TRUE(e != NULL);
+		EXPECT_STREQ(names[i].shown, e->comm_raw);
+		EXPECT_STREQ(names[i].comm, e->comm);
+		for (r = 0; r < raw.nr; r++) {
+			if (raw.e[r].pid != (unsigned int)c[i].pid)
+				continue;
+			EXPECT_STREQ(names[i].shown, raw.e[r].comm_raw);
+		}
+	}
+	sp_view_free(&v);
+	sp_view_free(&raw);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 9. privileges: root only, raw addresses per kptr_restrict */
+
+TEST_F(sp, file_modes)
+{
+	static const struct {
+		const char *path;
+		unsigned int mode;
+	} files[] = {
+		{ SP_PROC, 0400 }, { SP_ENABLE, 0600 }, { SP_RESET, 0200 },
+		{ SP_ENTRIES, 0600 }, { SP_STATS, 0400 }, { SP_RAW, 0400 },
+	};
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(files); i++) {
+		ASSERT_EQ(0, stat(files[i].path, &st))
+			TH_LOG("%s: %s", files[i].path, strerror(errno));
+		EXPECT_EQ(files[i].mode, (unsigned int)(st.st_mode & 07777))
+			TH_LOG("%s mode %o", files[i].path,
+			       (unsigned int)(st.st_mode & 07777));
+		EXPECT_EQ(0U, (unsigned int)st.st_uid);
+	}
+}
+
+TEST_F(sp, unprivileged_open_denied)
+{
+	pid_t pid;
+	int ret;
+
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(10);
+		if (open(SP_PROC, O_RDONLY) >= 0)
+			_exit(11);
+		if (errno != EACCES)
+			_exit(12);
+		if (open(SP_PROC, O_WRONLY) >= 0)
+			_exit(13);
+		if (errno != EACCES)
+			_exit(14);
+		_exit(0);
+	}
+	ret = sp_child_wait(pid);
+	EXPECT_EQ(0, ret) {
+		if (ret == 10)
+			TH_LOG("could not drop to uid 65534 (CONFIG_MULTIUSER?)");
+		else if (ret == 11 || ret == 13)
+			TH_LOG("uid 65534 opened %s", SP_PROC);
+		else
+			TH_LOG("open by uid 65534 failed, but not with EACCES");
+	}
+}
+
+static int save_kptr(struct __test_metadata *_metadata, int *saved)
+{
+	unsigned long long v;
+
+	if (sp_read_uint(KPTR_RESTRICT, &v)) {
+		TH_LOG("cannot read %s", KPTR_RESTRICT);
+		return -1;
+	}
+	*saved = v;
+	return 0;
+}
+
+/* Is there a text symbol @func at @addr in /proc/kallsyms? */
+static bool kallsyms_has(const char *func, unsigned long long addr)
+{
+	char line[1024], name[600], type;
+	unsigned long long a;
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %599s", &a, &type, name) != 3)
+			continue;
+		if ((type == 't' || type == 'T') && a == addr &&
+		    !strcmp(name, func))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+TEST_F(sp, kptr_restrict_2_hides_addresses)
+{
+	char err[SP_ERR_MAX];
+	struct sp_view v, raw;
+	size_t i, nz = 0;
+
+	ASSERT_EQ(0, save_kptr(_metadata, &self->saved_kptr));
+	ASSERT_EQ(0, sp_write(KPTR_RESTRICT, "2"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	ASSERT_TRUE(sp_find(&v, gettid(), sp_is_nanosleep) != NULL);
+	for (i = 0; i < v.nr; i++)
+		if (v.e[i].address) {
+			if (!nz++)
+				TH_LOG("address shown: %016llx %s",
+				       v.e[i].address, v.e[i].symbol);
+		}
+	EXPECT_EQ(0U, nz);
+	/* symbols are still shown */
+	EXPECT_NE(0U, strlen(sp_find(&v, gettid(), sp_is_nanosleep)->func));
+	sp_view_free(&v);
+
+	nz = 0;
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	ASSERT_NE(0U, raw.nr);
+	for (i = 0; i < raw.nr; i++)
+		nz += raw.e[i].address != 0;
+	EXPECT_EQ(0U, nz) TH_LOG("raw shows addresses");
+	sp_view_free(&raw);
+}
+
+TEST_F(sp, kptr_restrict_0_root_sees_addresses)
+{
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_view v, raw;
+	size_t i, z = 0;
+
+	ASSERT_EQ(0, save_kptr(_metadata, &self->saved_kptr));
+	ASSERT_EQ(0, sp_write(KPTR_RESTRICT, "0"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	ASSERT_NE(0U, v.nr);
+	for (i = 0; i < v.nr; i++)
+		z += !v.e[i].address;
+	EXPECT_EQ(0U, z) TH_LOG("zero addresses for root with kptr_restrict 0");
+
+	/* the address is the symbol's: kallsyms(func) + off */
+	e = sp_find(&v, gettid(), sp_is_nanosleep);
+	ASSERT_TRUE(e != NULL);
+	EXPECT_TRUE(kallsyms_has(e->func, e->address - e->off))
+		TH_LOG("%016llx is not %s", e->address, e->symbol);
+	sp_view_free(&v);
+
+	z = 0;
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	for (i = 0; i < raw.nr; i++)
+		z += !raw.e[i].address;
+	EXPECT_EQ(0U, z) TH_LOG("raw hides addresses from root");
+	sp_view_free(&raw);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 10. one task on two CPUs: one merged line, two raw lines */
+
+struct two_cpus {
+	int a, b;
+};
+
+static int child_two_cpus(void *p)
+{
+	const struct two_cpus *tc = p;
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(tc->a, &s);
+	if (sched_setaffinity(0, sizeof(s), &s))
+		return 10;
+	if (sched_getcpu() != tc->a)
+		return 11;
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+
+	CPU_ZERO(&s);
+	CPU_SET(tc->b, &s);
+	if (sched_setaffinity(0, sizeof(s), &s))
+		return 12;
+	if (sched_getcpu() != tc->b)
+		return 13;
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	return 0;
+}
+
+TEST_F(sp, percpu_merge)
+{
+	unsigned long long on_a = 0, on_b = 0, merged, rawsum = 0;
+	struct two_cpus tc = { -1, -1 };
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	int cpu, lines, na = 0, nb = 0, nother = 0;
+	struct sp_child c;
+	struct sp_view v, raw;
+	cpu_set_t set;
+	size_t i;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	if (CPU_COUNT(&set) < 2)
+		SKIP(return, "needs 2 CPUs, has %d", CPU_COUNT(&set));
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (tc.a < 0)
+			tc.a = cpu;
+		else if (tc.b < 0)
+			tc.b = cpu;
+	}
+
+	ASSERT_EQ(0, sp_child_start(&c, "sp_2cpus", child_two_cpus, &tc));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	merged = sp_count(&v, c.pid, sp_is_nanosleep, &lines);
+	EXPECT_EQ(1, lines) TH_LOG("(pid, do_nanosleep) not merged into 1 line");
+	EXPECT_GE(merged, 2 * NS);
+	e = sp_find(&v, c.pid, sp_is_nanosleep);
+	ASSERT_TRUE(e != NULL);
+
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	for (i = 0; i < raw.nr; i++) {
+		const struct sp_entry *r = &raw.e[i];
+
+		if (r->pid != (unsigned int)c.pid || !sp_is_nanosleep(r))
+			continue;
+		EXPECT_STREQ(e->symbol, r->symbol);
+		EXPECT_EQ(e->address, r->address);
+		rawsum += r->count;
+		if (r->cpu == (unsigned int)tc.a) {
+			on_a += r->count;
+			na++;
+		} else if (r->cpu == (unsigned int)tc.b) {
+			on_b += r->count;
+			nb++;
+		} else {
+			nother++;
+		}
+	}
+	EXPECT_EQ(1, na) TH_LOG("raw lines on cpu %d", tc.a);
+	EXPECT_EQ(1, nb) TH_LOG("raw lines on cpu %d", tc.b);
+	EXPECT_EQ(0, nother);
+	EXPECT_GE(on_a, NS);
+	EXPECT_GE(on_b, NS);
+	EXPECT_EQ(merged, rawsum) TH_LOG("merged count is not the raw sum");
+	sp_view_free(&v);
+	sp_view_free(&raw);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 11. stress: hitters, readers, resets, toggles and resizes at once */
+
+#define STRESS_SECONDS	5
+
+struct stress {
+	int stop;
+	int failed;
+	unsigned long long orig_entries;
+	unsigned long hit_loops, spawns;
+	unsigned long proc_reads, raw_reads, stats_reads, lines;
+	unsigned long resets, toggles, resizes;
+	pthread_mutex_t lock;
+	char err[SP_ERR_MAX];
+};
+
+static bool stress_stopped(struct stress *s)
+{
+	return __atomic_load_n(&s->stop, __ATOMIC_RELAXED);
+}
+
+static void stress_fail(struct stress *s, const char *msg)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->failed++)
+		snprintf(s->err, sizeof(s->err), "%s", msg);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void stress_add(unsigned long *ctr, unsigned long n)
+{
+	__atomic_add_fetch(ctr, n, __ATOMIC_RELAXED);
+}
+
+static void *stress_short(void *p)
+{
+	sp_nanosleep_n(1, 10);
+	return p;
+}
+
+static void *stress_hitter(void *p)
+{
+	struct stress *s = p;
+	unsigned long i = 0, spawns = 0;
+	pthread_t t;
+
+	while (!stress_stopped(s)) {
+		sp_nanosleep_n(1, 50);
+		sched_yield();
+		/* a new thread is a new pid: new keys */
+		if (!(i & 31) && !pthread_create(&t, NULL, stress_short, NULL)) {
+			pthread_join(t, NULL);
+			spawns++;
+		}
+		i++;
+	}
+	stress_add(&s->hit_loops, i);
+	stress_add(&s->spawns, spawns);
+	return NULL;
+}
+
+static void *stress_reader(void *p)
+{
+	char err[SP_ERR_MAX];
+	struct stress *s = p;
+	struct sp_view v;
+	struct sp_stats st;
+
+	while (!stress_stopped(s)) {
+		if (sp_read_view(SP_PROC, &v, err)) {
+			stress_fail(s, err);
+			break;
+		}
+		stress_add(&s->lines, v.nr);
+		sp_view_free(&v);
+		stress_add(&s->proc_reads, 1);
+
+		if (sp_read_raw(&v, err)) {
+			stress_fail(s, err);
+			break;
+		}
+		stress_add(&s->lines, v.nr);
+		sp_view_free(&v);
+		stress_add(&s->raw_reads, 1);
+
+		if (sp_read_stats(&st, err)) {
+			stress_fail(s, err);
+			break;
+		}
+		sp_stats_free(&st);
+		stress_add(&s->stats_reads, 1);
+	}
+	return NULL;
+}
+
+static bool stress_write(struct stress *s, const char *path, const char *val)
+{
+	char msg[SP_ERR_MAX];
+	int ret = sp_write(path, val);
+
+	if (ret) {
+		snprintf(msg, sizeof(msg), "controller: write \"%s\" to %s: %s",
+			 val, path, strerror(-ret));
+		stress_fail(s, msg);
+	}
+	return !ret;
+}
+
+static void *stress_controller(void *p)
+{
+	struct stress *s = p;
+	char orig[32];
+	unsigned long i;
+
+	snprintf(orig, sizeof(orig), "%llu", s->orig_entries);
+	for (i = 0; !stress_stopped(s); i++) {
+		switch (i % 8) {
+		case 0:
+		case 4:
+			stress_write(s, SP_RESET, "1");
+			stress_add(&s->resets, 1);
+			break;
+		case 1:
+		case 5:
+			stress_write(s, SP_PROC, "0");
+			stress_add(&s->resets, 1);
+			break;
+		case 2:
+		case 6:
+			stress_write(s, SP_ENABLE, "0");
+			sp_nanosleep_n(1, 200);
+			stress_write(s, SP_ENABLE, "1");
+			stress_add(&s->toggles, 1);
+			break;
+		case 3:
+		case 7:
+			stress_write(s, SP_ENABLE, "0");
+			stress_write(s, SP_ENTRIES, i % 8 == 3 ? "16" : orig);
+			stress_write(s, SP_ENABLE, "1");
+			stress_add(&s->resizes, 1);
+			break;
+		}
+		sp_nanosleep_n(1, 1000);
+	}
+	stress_write(s, SP_ENABLE, "0");
+	stress_write(s, SP_ENTRIES, orig);
+	stress_write(s, SP_ENABLE, "1");
+	return NULL;
+}
+
+TEST_F_TIMEOUT(sp, stress, 180)
+{
+	struct stress s = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	int nhit = sysconf(_SC_NPROCESSORS_ONLN), i, nthr = 0;
+	pthread_t *t;
+	char err[SP_ERR_MAX];
+	unsigned long long en, ent;
+	struct sp_view v;
+	double end;
+
+	if (nhit < 1)
+		nhit = 1;
+	s.orig_entries = self->saved_entries;
+	t = calloc(nhit + 3, sizeof(*t));
+	ASSERT_TRUE(t != NULL);
+
+	for (i = 0; i < nhit; i++)
+		ASSERT_EQ(0, pthread_create(&t[nthr++], NULL, stress_hitter, &s));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[nthr++], NULL, stress_reader, &s));
+	ASSERT_EQ(0, pthread_create(&t[nthr++], NULL, stress_controller, &s));
+
+	end = sp_now() + STRESS_SECONDS;
+	while (sp_now() < end && !__atomic_load_n(&s.failed, __ATOMIC_RELAXED))
+		usleep(100000);
+	__atomic_store_n(&s.stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < nthr; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+
+	TH_LOG("%d hitters: %lu loops, %lu threads spawned", nhit,
+	       s.hit_loops, s.spawns);
+	TH_LOG("reads: %lu proc, %lu raw, %lu stats, %lu lines parsed",
+	       s.proc_reads, s.raw_reads, s.stats_reads, s.lines);
+	TH_LOG("controller: %lu resets, %lu toggles, %lu resizes",
+	       s.resets, s.toggles, s.resizes);
+
+	EXPECT_EQ(0, s.failed) TH_LOG("%s", s.err);
+	EXPECT_NE(0UL, s.hit_loops);
+	EXPECT_NE(0UL, s.proc_reads);
+	EXPECT_NE(0UL, s.raw_reads);
+	EXPECT_NE(0UL, s.stats_reads);
+	EXPECT_NE(0UL, s.resets);
+	EXPECT_NE(0UL, s.toggles);
+	EXPECT_NE(0UL, s.resizes);
+
+	/* accounting is on, capacity back, and it still counts */
+	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
+	EXPECT_EQ(1ULL, en);
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	EXPECT_EQ(self->saved_entries, ent);
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.enabled);
+	EXPECT_GE(sp_count(&v, gettid(), sp_is_nanosleep, NULL), NS);
+	sp_view_free(&v);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,1005 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the sched_points selftest: read the control files, and parse
+ * /proc/sched_points, debugfs sched_points/raw and sched_points/stats
+ * strictly, as Documentation/scheduler/sched-points.rst (interface version 1)
+ * defines them.  Any line that does not follow the format is an error, with
+ * the line number and the line in the message.
+ */
+#ifndef SP_HELPERS_H
+#define SP_HELPERS_H
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#define SP_PROC		"/proc/sched_points"
+#define SP_DEBUGFS	"/sys/kernel/debug"
+#define SP_DIR		SP_DEBUGFS "/sched_points"
+#define SP_ENABLE	SP_DIR "/enable"
+#define SP_RESET	SP_DIR "/reset"
+#define SP_ENTRIES	SP_DIR "/entries"
+#define SP_STATS	SP_DIR "/stats"
+#define SP_RAW		SP_DIR "/raw"
+
+#define SP_VERSION_MAJOR	1
+#define SP_MIN_ENTRIES		16ULL
+#define SP_MAX_ENTRIES		1048576ULL
+#define SP_DEFAULT_ENTRIES	4096ULL
+
+#define SP_COMM_MAX	15	/* TASK_COMM_LEN - 1 */
+#define SP_SYM_MAX	640	/* > KSYM_SYMBOL_LEN would be silly */
+#define SP_NAME_MAX	512	/* KSYM_NAME_LEN */
+#define SP_MOD_MAX	64	/* MODULE_NAME_LEN - sizeof(unsigned long) */
+#define SP_ERR_MAX	768
+
+/* One data line of /proc/sched_points or of debugfs raw. */
+struct sp_entry {
+	unsigned int cpu;		/* raw only */
+	unsigned int pid;
+	unsigned int tgid;
+	unsigned long long count;
+	unsigned long long address;
+	char symbol[SP_SYM_MAX];	/* as printed */
+	char func[SP_NAME_MAX];		/* "" for a bare 0x... address */
+	unsigned long long off, len;
+	char module[SP_MOD_MAX];	/* "" when not in a module */
+	char comm_raw[SP_COMM_MAX * 4 + 1];	/* as printed (escaped) */
+	char comm[SP_COMM_MAX + 1];	/* decoded */
+};
+
+/* /proc/sched_points or debugfs raw, parsed. */
+struct sp_view {
+	unsigned int major, minor;
+	bool has_minor;
+	unsigned long long enabled, cpus, capacity, used, entries, dropped;
+	size_t nr;
+	struct sp_entry *e;
+};
+
+/* debugfs stats, parsed. */
+struct sp_cpu_stats {
+	unsigned long long cpu, used, capacity, dropped, max_probe;
+};
+
+struct sp_stats {
+	size_t nr;
+	struct sp_cpu_stats *cpu;
+	unsigned long long used, dropped;	/* sums */
+};
+
+/* ---------------------------------------------------------------------- */
+/* small utilities */
+
+static inline void sp_err(char *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static inline void sp_err(char *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, SP_ERR_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* Copy a line into @out, made printable, for error messages. */
+static inline void sp_show_line(char *out, size_t outlen, const char *s,
+				size_t n)
+{
+	size_t o = 0, i;
+
+	for (i = 0; i < n && o + 5 < outlen; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\t') {
+			o += snprintf(out + o, outlen - o, "\\t");
+		} else if (c < 0x20 || c > 0x7e) {
+			o += snprintf(out + o, outlen - o, "\\x%02x", c);
+		} else {
+			out[o++] = c;
+		}
+	}
+	if (i < n && o + 4 < outlen)
+		o += snprintf(out + o, outlen - o, "...");
+	out[o] = '\0';
+}
+
+/* Sleep @us microseconds with nanosleep(2), @n times. */
+static inline void sp_nanosleep_n(int n, long us)
+{
+	struct timespec ts = {
+		.tv_sec = us / 1000000,
+		.tv_nsec = (us % 1000000) * 1000,
+	};
+
+	while (n-- > 0)
+		nanosleep(&ts, NULL);
+}
+
+static inline double sp_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Parse an unsigned decimal of exactly @n bytes: digits only, no sign, no
+ * leading zero (the kernel prints none), no overflow past @max.
+ */
+static inline bool sp_parse_udec(const char *s, size_t n,
+				 unsigned long long max,
+				 unsigned long long *out)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	if (n == 0 || n > 20)
+		return false;
+	if (n > 1 && s[0] == '0')
+		return false;
+	for (i = 0; i < n; i++) {
+		unsigned int d;
+
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		d = s[i] - '0';
+		if (v > (max - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* Lowercase hex digits only, at least one, fits in 64 bits. */
+static inline bool sp_parse_lhex(const char *s, size_t n,
+				 unsigned long long *out)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	if (n == 0 || n > 16)
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (c - 'a' + 10);
+		else
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* files */
+
+/* Read a whole file. 0 or -errno. *buf is NUL terminated, caller frees. */
+static inline int sp_read_file(const char *path, char **buf, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *b = malloc(cap + 1);
+	int fd, ret = 0;
+
+	if (!b)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		free(b);
+		return ret;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *nb = realloc(b, 2 * cap + 1);
+
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = read(fd, b + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	if (ret) {
+		free(b);
+		return ret;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/*
+ * One write(2) (or pwrite(2) at @off when @off >= 0) of @len bytes.
+ * Returns the number of bytes written, or -errno.
+ */
+static inline ssize_t sp_write_raw(const char *path, const void *buf,
+				   size_t len, off_t off)
+{
+	ssize_t r;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (off >= 0)
+		r = pwrite(fd, buf, len, off);
+	else
+		r = write(fd, buf, len);
+	err = errno;
+	close(fd);
+	return r < 0 ? -err : r;
+}
+
+/* Write a string in one write(2). 0, -EIO for a short write, or -errno. */
+static inline int sp_write(const char *path, const char *s)
+{
+	ssize_t r = sp_write_raw(path, s, strlen(s), -1);
+
+	if (r < 0)
+		return r;
+	return (size_t)r == strlen(s) ? 0 : -EIO;
+}
+
+/* Read a file holding exactly "<unsigned decimal>\n". 0 or -errno/-EPROTO. */
+static inline int sp_read_uint(const char *path, unsigned long long *val)
+{
+	size_t len = 0;
+	char *b = NULL;
+	int ret;
+
+	ret = sp_read_file(path, &b, &len);
+	if (ret)
+		return ret;
+	if (len < 2 || b[len - 1] != '\n' ||
+	    !sp_parse_udec(b, len - 1, ~0ULL, val))
+		ret = -EPROTO;
+	free(b);
+	return ret;
+}
+
+static inline int sp_write_uint(const char *path, unsigned long long v)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "%llu", v);
+	return sp_write(path, s);
+}
+
+/* Number of CPUs in a list such as "0-3,5\n" (sysfs cpu list format). */
+static inline int sp_cpu_list_count(const char *path)
+{
+	size_t len = 0;
+	char *b = NULL, *p;
+	int n = 0;
+
+	if (sp_read_file(path, &b, &len))
+		return -1;
+	p = b;
+	while (*p && *p != '\n') {
+		char *end;
+		long a = strtol(p, &end, 10), z = a;
+
+		if (end == p)
+			break;
+		if (*end == '-') {
+			p = end + 1;
+			z = strtol(p, &end, 10);
+		}
+		n += z - a + 1;
+		p = end;
+		if (*p == ',')
+			p++;
+	}
+	free(b);
+	return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* field checks */
+
+static inline bool sp_func_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$';
+}
+
+static inline bool sp_mod_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-';
+}
+
+/*
+ * A symbol as %pS prints it: "func+0xoff/0xlen", "func+0xoff/0xlen [mod]",
+ * or a bare "0x..." address.  Fills func/off/len/module of @e.
+ */
+static inline bool sp_parse_symbol(const char *s, size_t n,
+				   struct sp_entry *e, const char **why)
+{
+	size_t i = 0, j;
+
+	if (n == 0 || n >= SP_SYM_MAX) {
+		*why = "symbol empty or too long";
+		return false;
+	}
+	memcpy(e->symbol, s, n);
+	e->symbol[n] = '\0';
+	e->func[0] = e->module[0] = '\0';
+	e->off = e->len = 0;
+
+	if (n > 2 && s[0] == '0' && s[1] == 'x') {
+		unsigned long long a;
+
+		if (sp_parse_lhex(s + 2, n - 2, &a))
+			return true;
+		/* a symbol may start with "0x"? Not in the kernel: refuse. */
+		*why = "bad bare address symbol";
+		return false;
+	}
+
+	while (i < n && sp_func_char(s[i]))
+		i++;
+	if (i == 0 || i >= SP_NAME_MAX || i == n || s[i] != '+') {
+		*why = "symbol: bad function name";
+		return false;
+	}
+	memcpy(e->func, s, i);
+	e->func[i] = '\0';
+	i++;
+	if (i + 2 > n || s[i] != '0' || s[i + 1] != 'x') {
+		*why = "symbol: no +0x offset";
+		return false;
+	}
+	i += 2;
+	j = i;
+	while (j < n && s[j] != '/')
+		j++;
+	if (j == n || !sp_parse_lhex(s + i, j - i, &e->off)) {
+		*why = "symbol: bad offset";
+		return false;
+	}
+	i = j + 1;
+	if (i + 2 > n || s[i] != '0' || s[i + 1] != 'x') {
+		*why = "symbol: no /0x length";
+		return false;
+	}
+	i += 2;
+	j = i;
+	while (j < n && s[j] != ' ')
+		j++;
+	if (!sp_parse_lhex(s + i, j - i, &e->len) || e->len == 0) {
+		*why = "symbol: bad length";
+		return false;
+	}
+	if (j == n)
+		return true;
+	/* " [module]" */
+	i = j + 1;
+	if (i >= n || s[i] != '[' || s[n - 1] != ']' || n - 1 - (i + 1) == 0 ||
+	    n - 1 - (i + 1) >= SP_MOD_MAX) {
+		*why = "symbol: bad \" [module]\" suffix";
+		return false;
+	}
+	for (j = i + 1; j < n - 1; j++) {
+		if (!sp_mod_char(s[j])) {
+			*why = "symbol: bad module name";
+			return false;
+		}
+	}
+	memcpy(e->module, s + i + 1, n - 1 - (i + 1));
+	e->module[n - 1 - (i + 1)] = '\0';
+	return true;
+}
+
+static inline bool sp_needs_escape(unsigned char c)
+{
+	return c < 0x21 || c > 0x7e || c == '\\';
+}
+
+/*
+ * comm: bytes 0x21..0x7e printed as is except '\', everything else as '\'
+ * plus three octal digits.  Canonical: no escape for a byte that needs
+ * none.  Decoded length at most TASK_COMM_LEN - 1, no NUL.
+ */
+static inline bool sp_parse_comm(const char *s, size_t n, struct sp_entry *e,
+				 const char **why)
+{
+	size_t i, o = 0;
+
+	if (n > SP_COMM_MAX * 4) {
+		*why = "comm too long";
+		return false;
+	}
+	memcpy(e->comm_raw, s, n);
+	e->comm_raw[n] = '\0';
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (o >= SP_COMM_MAX) {
+			*why = "comm longer than TASK_COMM_LEN - 1";
+			return false;
+		}
+		if (c == '\\') {
+			unsigned int v = 0, k;
+
+			for (k = 1; k <= 3; k++) {
+				if (i + k >= n || s[i + k] < '0' || s[i + k] > '7') {
+					*why = "comm: escape is not \\ooo";
+					return false;
+				}
+				v = v * 8 + (s[i + k] - '0');
+			}
+			if (v > 0377 || v == 0) {
+				*why = "comm: escape out of range or NUL";
+				return false;
+			}
+			if (!sp_needs_escape(v)) {
+				*why = "comm: escape of a printable byte";
+				return false;
+			}
+			e->comm[o++] = v;
+			i += 3;
+		} else if (sp_needs_escape(c)) {
+			*why = "comm: unescaped byte outside 0x21..0x7e";
+			return false;
+		} else {
+			e->comm[o++] = c;
+		}
+	}
+	e->comm[o] = '\0';
+	return true;
+}
+
+/* Split a line into exactly @want TAB separated fields. */
+static inline bool sp_split(const char *s, size_t n, int want,
+			    const char **f, size_t *fl)
+{
+	int k = 0;
+	size_t start = 0, i;
+
+	for (i = 0; i <= n; i++) {
+		if (i == n || s[i] == '\t') {
+			if (k == want)
+				return false;
+			f[k] = s + start;
+			fl[k] = i - start;
+			k++;
+			start = i + 1;
+		}
+	}
+	return k == want;
+}
+
+/*
+ * The fields pid..comm of a data line (@f points at pid).  @why is set on
+ * error.
+ */
+static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
+					 struct sp_entry *e, const char **why)
+{
+	unsigned long long v;
+
+	if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &v)) {
+		*why = "bad pid";
+		return false;
+	}
+	e->pid = v;
+	if (!sp_parse_udec(f[1], fl[1], 0xffffffffULL, &v)) {
+		*why = "bad tgid";
+		return false;
+	}
+	e->tgid = v;
+	if (!sp_parse_udec(f[2], fl[2], ~0ULL, &e->count)) {
+		*why = "bad count";
+		return false;
+	}
+	if (fl[3] != 16 || !sp_parse_lhex(f[3], 16, &e->address)) {
+		*why = "address is not 16 lowercase hex digits";
+		return false;
+	}
+	if (!sp_parse_symbol(f[4], fl[4], e, why))
+		return false;
+	return sp_parse_comm(f[5], fl[5], e, why);
+}
+
+/* ---------------------------------------------------------------------- */
+/* whole files */
+
+struct sp_lines {
+	const char *buf;
+	size_t len, pos;
+	unsigned int lineno;
+};
+
+/* Next line, without its '\n'. False at the end; *bad if not '\n' ended. */
+static inline bool sp_next_line(struct sp_lines *l, const char **s,
+				size_t *n, bool *bad)
+{
+	const char *nl;
+
+	*bad = false;
+	if (l->pos >= l->len)
+		return false;
+	nl = memchr(l->buf + l->pos, '\n', l->len - l->pos);
+	l->lineno++;
+	*s = l->buf + l->pos;
+	if (!nl) {
+		*n = l->len - l->pos;
+		*bad = true;
+		l->pos = l->len;
+		return true;
+	}
+	*n = nl - *s;
+	l->pos += *n + 1;
+	return true;
+}
+
+static inline void sp_view_free(struct sp_view *v)
+{
+	free(v->e);
+	v->e = NULL;
+	v->nr = 0;
+}
+
+static inline void sp_stats_free(struct sp_stats *s)
+{
+	free(s->cpu);
+	s->cpu = NULL;
+	s->nr = 0;
+}
+
+static inline struct sp_entry *sp_view_add(struct sp_view *v, size_t *cap)
+{
+	if (v->nr == *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		struct sp_entry *ne = realloc(v->e, nc * sizeof(*ne));
+
+		if (!ne)
+			return NULL;
+		v->e = ne;
+		*cap = nc;
+	}
+	return &v->e[v->nr++];
+}
+
+#define SP_FAIL(fmt, ...) do {						\
+		char __shown[200];					\
+		sp_show_line(__shown, sizeof(__shown), s, n);		\
+		sp_err(err, "%s: line %u: " fmt ": \"%s\"", what,	\
+		       l.lineno, ##__VA_ARGS__, __shown);		\
+		goto fail;						\
+	} while (0)
+
+static const char * const sp_summary_names[] = {
+	"enabled", "cpus", "capacity", "used", "entries", "dropped",
+};
+
+#define SP_NR_SUMMARY (sizeof(sp_summary_names) / sizeof(sp_summary_names[0]))
+
+/*
+ * Parse /proc/sched_points text.  0, or -1 with a message in @err
+ * (SP_ERR_MAX bytes).  @what names the file in messages.
+ */
+static inline int sp_parse_view(const char *buf, size_t len,
+				struct sp_view *v, char *err, const char *what)
+{
+	static const char hdr[] = "pid\ttgid\tcount\taddress\tsymbol\tcomm";
+	static const char ver[] = "sched_points version ";
+	unsigned long long *vals[SP_NR_SUMMARY] = {
+		&v->enabled, &v->cpus, &v->capacity,
+		&v->used, &v->entries, &v->dropped,
+	};
+	struct sp_lines l = { .buf = buf, .len = len };
+	size_t cap = 0, next = 0;
+	const char *s = "";
+	size_t n = 0;
+	bool bad;
+
+	memset(v, 0, sizeof(*v));
+	if (memchr(buf, '\0', len)) {
+		sp_err(err, "%s: NUL byte in the text", what);
+		return -1;
+	}
+
+	/* version line */
+	if (!sp_next_line(&l, &s, &n, &bad))
+		SP_FAIL("empty file");
+	if (bad)
+		SP_FAIL("no newline at the end");
+	if (n <= strlen(ver) || strncmp(s, ver, strlen(ver)))
+		SP_FAIL("bad version line");
+	{
+		const char *p = s + strlen(ver);
+		size_t rest = n - strlen(ver);
+		const char *dot = memchr(p, '.', rest);
+		unsigned long long a, b = 0;
+
+		if (!sp_parse_udec(p, dot ? (size_t)(dot - p) : rest, 0xffff,
+				   &a))
+			SP_FAIL("bad major version");
+		if (dot && !sp_parse_udec(dot + 1, rest - (dot + 1 - p),
+					  0xffff, &b))
+			SP_FAIL("bad minor version");
+		if (a != SP_VERSION_MAJOR)
+			SP_FAIL("unknown major version %llu", a);
+		v->major = a;
+		v->minor = b;
+		v->has_minor = dot;
+	}
+
+	/* summary, up to the column header */
+	for (;;) {
+		const char *sp;
+		unsigned long long val;
+		size_t k;
+
+		if (!sp_next_line(&l, &s, &n, &bad))
+			SP_FAIL("end of file before the column header");
+		if (bad)
+			SP_FAIL("no newline at the end");
+		if (n == strlen(hdr) && !memcmp(s, hdr, n))
+			break;
+		sp = memchr(s, ' ', n);
+		if (!sp || sp == s)
+			SP_FAIL("summary line is not \"<name> <value>\"");
+		for (k = 0; k < (size_t)(sp - s); k++)
+			if (!(islower((unsigned char)s[k]) || s[k] == '_' ||
+			      (k && isdigit((unsigned char)s[k]))))
+				SP_FAIL("bad summary name");
+		if (!sp_parse_udec(sp + 1, n - (sp + 1 - s), ~0ULL, &val))
+			SP_FAIL("bad summary value");
+		for (k = 0; k < SP_NR_SUMMARY; k++)
+			if ((size_t)(sp - s) == strlen(sp_summary_names[k]) &&
+			    !memcmp(s, sp_summary_names[k], sp - s))
+				break;
+		if (k == SP_NR_SUMMARY) {
+			/* unknown names only come with a later minor */
+			if (!v->has_minor || v->minor == 0)
+				SP_FAIL("unknown summary name in version %u.0",
+					v->major);
+			continue;
+		}
+		if (k != next)
+			SP_FAIL("summary name out of order or repeated (want \"%s\")",
+				next < SP_NR_SUMMARY ?
+				sp_summary_names[next] : "column header");
+		*vals[k] = val;
+		next++;
+	}
+	if (next != SP_NR_SUMMARY)
+		SP_FAIL("summary misses \"%s\"", sp_summary_names[next]);
+	if (v->enabled > 1)
+		SP_FAIL("enabled is not 0 or 1");
+	if (v->cpus == 0)
+		SP_FAIL("cpus is 0");
+	if (v->capacity < SP_MIN_ENTRIES || v->capacity > SP_MAX_ENTRIES ||
+	    (v->capacity & (v->capacity - 1)))
+		SP_FAIL("capacity %llu is not a power of two in [16, 1048576]",
+			v->capacity);
+	if (v->used > v->cpus * v->capacity)
+		SP_FAIL("used %llu > cpus * capacity", v->used);
+	if (v->entries > v->used)
+		SP_FAIL("entries %llu > used %llu (merging only shrinks)",
+			v->entries, v->used);
+
+	/* data lines */
+	while (sp_next_line(&l, &s, &n, &bad)) {
+		const char *f[6], *why = "";
+		size_t fl[6];
+		struct sp_entry *e;
+
+		if (bad)
+			SP_FAIL("no newline at the end");
+		if (!sp_split(s, n, 6, f, fl))
+			SP_FAIL("not 6 TAB separated fields");
+		e = sp_view_add(v, &cap);
+		if (!e)
+			SP_FAIL("out of memory");
+		memset(e, 0, sizeof(*e));
+		if (!sp_parse_entry_fields(f, fl, e, &why))
+			SP_FAIL("%s", why);
+		if (v->nr > 1) {
+			const struct sp_entry *p = &v->e[v->nr - 2];
+
+			if (p->count < e->count ||
+			    (p->count == e->count && p->pid > e->pid) ||
+			    (p->count == e->count && p->pid == e->pid &&
+			     p->address > e->address))
+				SP_FAIL("not sorted by count desc, pid, address");
+		}
+	}
+	if (v->nr != v->entries) {
+		sp_err(err, "%s: summary says entries %llu, %zu data lines",
+		       what, v->entries, v->nr);
+		goto fail;
+	}
+	return 0;
+fail:
+	sp_view_free(v);
+	return -1;
+}
+
+/* Parse debugfs raw.  Fills e[] (with cpu); summary fields stay 0. */
+static inline int sp_parse_raw(const char *buf, size_t len,
+			       struct sp_view *v, char *err, const char *what)
+{
+	static const char hdr[] = "cpu\tpid\ttgid\tcount\taddress\tsymbol\tcomm";
+	struct sp_lines l = { .buf = buf, .len = len };
+	const char *s = "";
+	size_t n = 0, cap = 0;
+	bool bad;
+
+	memset(v, 0, sizeof(*v));
+	if (memchr(buf, '\0', len)) {
+		sp_err(err, "%s: NUL byte in the text", what);
+		return -1;
+	}
+	if (!sp_next_line(&l, &s, &n, &bad))
+		SP_FAIL("empty file");
+	if (bad || n != strlen(hdr) || memcmp(s, hdr, n))
+		SP_FAIL("bad column header");
+	while (sp_next_line(&l, &s, &n, &bad)) {
+		const char *f[7], *why = "";
+		unsigned long long cpu;
+		size_t fl[7];
+		struct sp_entry *e;
+
+		if (bad)
+			SP_FAIL("no newline at the end");
+		if (!sp_split(s, n, 7, f, fl))
+			SP_FAIL("not 7 TAB separated fields");
+		if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &cpu))
+			SP_FAIL("bad cpu");
+		e = sp_view_add(v, &cap);
+		if (!e)
+			SP_FAIL("out of memory");
+		memset(e, 0, sizeof(*e));
+		e->cpu = cpu;
+		if (!sp_parse_entry_fields(f + 1, fl + 1, e, &why))
+			SP_FAIL("%s", why);
+	}
+	return 0;
+fail:
+	sp_view_free(v);
+	return -1;
+}
+
+/* Parse debugfs stats. */
+static inline int sp_parse_stats(const char *buf, size_t len,
+				 struct sp_stats *st, char *err,
+				 const char *what)
+{
+	static const char hdr[] = "cpu\tused\tcapacity\tdropped\tmax_probe";
+	struct sp_lines l = { .buf = buf, .len = len };
+	const char *s = "";
+	size_t n = 0, cap = 0;
+	bool bad;
+
+	memset(st, 0, sizeof(*st));
+	if (memchr(buf, '\0', len)) {
+		sp_err(err, "%s: NUL byte in the text", what);
+		return -1;
+	}
+	if (!sp_next_line(&l, &s, &n, &bad))
+		SP_FAIL("empty file");
+	if (bad || n != strlen(hdr) || memcmp(s, hdr, n))
+		SP_FAIL("bad column header");
+	while (sp_next_line(&l, &s, &n, &bad)) {
+		unsigned long long val[5];
+		struct sp_cpu_stats *c;
+		const char *f[5];
+		size_t fl[5];
+		int k;
+
+		if (bad)
+			SP_FAIL("no newline at the end");
+		if (!sp_split(s, n, 5, f, fl))
+			SP_FAIL("not 5 TAB separated fields");
+		for (k = 0; k < 5; k++)
+			if (!sp_parse_udec(f[k], fl[k], ~0ULL, &val[k]))
+				SP_FAIL("field %d is not an unsigned decimal",
+					k + 1);
+		if (st->nr == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct sp_cpu_stats *nb;
+
+			nb = realloc(st->cpu, nc * sizeof(*nb));
+			if (!nb)
+				SP_FAIL("out of memory");
+			st->cpu = nb;
+			cap = nc;
+		}
+		c = &st->cpu[st->nr++];
+		c->cpu = val[0];
+		c->used = val[1];
+		c->capacity = val[2];
+		c->dropped = val[3];
+		c->max_probe = val[4];
+		if (st->nr > 1 && c->cpu <= st->cpu[st->nr - 2].cpu)
+			SP_FAIL("cpu numbers not increasing");
+		if (c->capacity < SP_MIN_ENTRIES ||
+		    c->capacity > SP_MAX_ENTRIES ||
+		    (c->capacity & (c->capacity - 1)))
+			SP_FAIL("capacity is not a power of two in [16, 1048576]");
+		if (st->nr > 1 && c->capacity != st->cpu[0].capacity)
+			SP_FAIL("capacity differs between CPUs");
+		if (c->used > c->capacity)
+			SP_FAIL("used > capacity");
+		if (c->max_probe > c->capacity)
+			SP_FAIL("max_probe > capacity");
+		st->used += c->used;
+		st->dropped += c->dropped;
+	}
+	if (!st->nr) {
+		sp_err(err, "%s: no CPU line", what);
+		goto fail;
+	}
+	return 0;
+fail:
+	sp_stats_free(st);
+	return -1;
+}
+
+#undef SP_FAIL
+
+static inline int sp_read_view(const char *path, struct sp_view *v, char *err)
+{
+	size_t len = 0;
+	char *b = NULL;
+	int ret;
+
+	ret = sp_read_file(path, &b, &len);
+	if (ret) {
+		sp_err(err, "%s: read: %s", path, strerror(-ret));
+		return -1;
+	}
+	ret = sp_parse_view(b, len, v, err, path);
+	free(b);
+	return ret;
+}
+
+static inline int sp_read_raw(struct sp_view *v, char *err)
+{
+	size_t len = 0;
+	char *b = NULL;
+	int ret;
+
+	ret = sp_read_file(SP_RAW, &b, &len);
+	if (ret) {
+		sp_err(err, "%s: read: %s", SP_RAW, strerror(-ret));
+		return -1;
+	}
+	ret = sp_parse_raw(b, len, v, err, SP_RAW);
+	free(b);
+	return ret;
+}
+
+static inline int sp_read_stats(struct sp_stats *st, char *err)
+{
+	size_t len = 0;
+	char *b = NULL;
+	int ret;
+
+	ret = sp_read_file(SP_STATS, &b, &len);
+	if (ret) {
+		sp_err(err, "%s: read: %s", SP_STATS, strerror(-ret));
+		return -1;
+	}
+	ret = sp_parse_stats(b, len, st, err, SP_STATS);
+	free(b);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* lookups */
+
+/* @func is e->func, or a compiler clone of it ("func.isra.0"). */
+static inline bool sp_func_is(const struct sp_entry *e, const char *func)
+{
+	size_t n = strlen(func);
+
+	return !strncmp(e->func, func, n) &&
+	       (e->func[n] == '\0' || e->func[n] == '.');
+}
+
+/*
+ * The schedule() call site of nanosleep(2): do_nanosleep() in 6.12
+ * (kernel/time/hrtimer.c), or hrtimer_nanosleep() if the compiler inlined
+ * do_nanosleep() into it.
+ */
+static inline bool sp_is_nanosleep(const struct sp_entry *e)
+{
+	return !e->module[0] &&
+	       (sp_func_is(e, "do_nanosleep") ||
+		sp_func_is(e, "hrtimer_nanosleep"));
+}
+
+#define SP_MOD_NAME	"sched_points_test"
+#define SP_MOD_FUNC	"sched_points_test_sleep"
+
+static inline bool sp_is_module_sleep(const struct sp_entry *e)
+{
+	return sp_func_is(e, SP_MOD_FUNC) && !strcmp(e->module, SP_MOD_NAME);
+}
+
+static inline bool sp_any(const struct sp_entry *e)
+{
+	(void)e;
+	return true;
+}
+
+/* Sum of the counts of @pid's lines that @match; *lines gets their number. */
+static inline unsigned long long
+sp_count(const struct sp_view *v, pid_t pid,
+	 bool (*match)(const struct sp_entry *e), int *lines)
+{
+	unsigned long long sum = 0;
+	int nl = 0;
+	size_t i;
+
+	for (i = 0; i < v->nr; i++) {
+		if (v->e[i].pid != (unsigned int)pid || !match(&v->e[i]))
+			continue;
+		sum += v->e[i].count;
+		nl++;
+	}
+	if (lines)
+		*lines = nl;
+	return sum;
+}
+
+/* First line of @pid that @match, or NULL. */
+static inline const struct sp_entry *
+sp_find(const struct sp_view *v, pid_t pid,
+	bool (*match)(const struct sp_entry *e))
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		if (v->e[i].pid == (unsigned int)pid && match(&v->e[i]))
+			return &v->e[i];
+	return NULL;
+}
+
+static inline unsigned long long sp_total(const struct sp_view *v)
+{
+	unsigned long long sum = 0;
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		sum += v->e[i].count;
+	return sum;
+}
+
+#endif /* SP_HELPERS_H */
