@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * JSON output: one document per result (per sample in top mode, one per
+ * line unless --pretty), all written through json_writer.c.  The schema is
+ * documented in schedpoints.8 (JSON OUTPUT); keys of the row objects are the
+ * column names shared with CSV (sp_col_name()).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_writer.h"
+#include "schedpoints.h"
+
+static void json_text(struct json_writer *jw, const char *raw, size_t len)
+{
+	char small[256];
+	char *buf = small;
+
+	if (len > (sizeof(small) - 1) / 4)
+		buf = sp_xrealloc(NULL, len, 5);
+	jsonw_string_len(jw, buf, sp_escape(buf, raw, len, 0));
+	if (buf != small)
+		free(buf);
+}
+
+static void json_summary_value(struct json_writer *jw, const char *name,
+			       int64_t v)
+{
+	if (v < 0)
+		jsonw_null_field(jw, name);
+	else
+		jsonw_uint_field(jw, name, (uint64_t)v);
+}
+
+/* The fields every document starts with. */
+static void json_head(struct json_writer *jw, const struct sp_out *out,
+		      const struct sp_store *st)
+{
+	const struct sp_opts *o = out->o;
+	const struct sp_summary *s = &st->sum;
+
+	jsonw_name(jw, "source");
+	json_text(jw, st->name, strlen(st->name));
+	jsonw_string_field(jw, "version", st->version);
+	jsonw_name(jw, "summary");
+	jsonw_start_object(jw);
+	json_summary_value(jw, "enabled", s->enabled);
+	json_summary_value(jw, "cpus", s->cpus);
+	json_summary_value(jw, "capacity", s->capacity);
+	json_summary_value(jw, "used", s->used);
+	json_summary_value(jw, "entries", s->entries);
+	json_summary_value(jw, "dropped", s->dropped);
+	jsonw_end_object(jw);
+	jsonw_string_field(jw, "view", sp_view_name(o->view));
+	jsonw_string_field(jw, "group", sp_site_label(o));
+	if (o->view == SP_VIEW_TASKS) {
+		static const char *const by[] = { "pid", "tgid", "comm" };
+
+		jsonw_string_field(jw, "by", by[o->by]);
+	}
+	if (o->view == SP_VIEW_SITE)
+		jsonw_string_field(jw, "site", o->view_arg);
+	if (o->view == SP_VIEW_TASK)
+		jsonw_uint_field(jw, "pid", o->task_pid);
+	if (out->sample)
+		jsonw_uint_field(jw, "sample", out->sample);
+}
+
+static void json_totals(struct json_writer *jw, const struct sp_result *r)
+{
+	jsonw_bool_field(jw, "delta", r->delta);
+	if (r->delta) {
+		double rate = sp_rate(r, r->total_delta);
+
+		if (r->interval > 0)
+			jsonw_float_field(jw, "interval", r->interval);
+		else
+			jsonw_null_field(jw, "interval");
+		jsonw_bool_field(jw, "reset", false);
+		jsonw_uint_field(jw, "total_delta", r->total_delta);
+		if (rate >= 0)
+			jsonw_float_field(jw, "rate", rate);
+		else
+			jsonw_null_field(jw, "rate");
+	}
+	jsonw_uint_field(jw, "total", r->total);
+	jsonw_uint_field(jw, "rows_total", r->ngroups);
+}
+
+static void json_group(struct json_writer *jw, const struct sp_result *r,
+		       const struct sp_group *g)
+{
+	enum sp_col cols[SP_MAX_COLS];
+	size_t ncols = sp_result_columns(r, cols, false), c, len;
+	const char *s;
+	double rate;
+
+	for (c = 0; c < ncols; c++) {
+		jsonw_name(jw, sp_col_name(r, cols[c]));
+		switch (cols[c]) {
+		case SP_COL_PID:
+			jsonw_uint(jw, g->pid);
+			break;
+		case SP_COL_TGID:
+			jsonw_uint(jw, g->tgid);
+			break;
+		case SP_COL_COUNT:
+			jsonw_uint(jw, g->count);
+			break;
+		case SP_COL_DELTA:
+			jsonw_uint(jw, g->delta);
+			break;
+		case SP_COL_PCT:
+			jsonw_null(jw);
+			break;
+		case SP_COL_RATE:
+			rate = sp_rate(r, g->delta);
+			if (rate >= 0)
+				jsonw_float(jw, rate);
+			else
+				jsonw_null(jw);
+			break;
+		case SP_COL_TASKS:
+			jsonw_uint(jw, g->ntasks);
+			break;
+		case SP_COL_SITES:
+			jsonw_uint(jw, g->nsites);
+			break;
+		case SP_COL_COMM:
+			s = sp_group_comm(r, g, &len);
+			json_text(jw, s, len);
+			break;
+		case SP_COL_SITE:
+			jsonw_string(jw, sp_site_name(r, g));
+			break;
+		}
+	}
+}
+
+void sp_json_result(struct sp_out *out, const struct sp_result *r)
+{
+	struct json_writer *jw = jsonw_new(out->fp, out->o->pretty);
+	uint32_t i;
+
+	jsonw_start_object(jw);
+	json_head(jw, out, r->st);
+	json_totals(jw, r);
+	jsonw_name(jw, "rows");
+	jsonw_start_array(jw);
+	for (i = 0; i < r->nshown; i++) {
+		jsonw_start_object(jw);
+		json_group(jw, r, &r->groups[i]);
+		jsonw_end_object(jw);
+	}
+	jsonw_end_array(jw);
+	jsonw_end_object(jw);
+	jsonw_destroy(&jw);
+}
+
+void sp_json_matrix(struct sp_out *out, const struct sp_matrix *m)
+{
+	const struct sp_result *rows = &m->tasks, *cols = &m->sites;
+	struct json_writer *jw = jsonw_new(out->fp, out->o->pretty);
+	uint32_t i, c;
+
+	jsonw_start_object(jw);
+	json_head(jw, out, rows->st);
+	json_totals(jw, rows);
+	jsonw_uint_field(jw, "columns_total", cols->ngroups);
+	jsonw_name(jw, "columns");
+	jsonw_start_array(jw);
+	for (c = 0; c < cols->nshown; c++) {
+		jsonw_start_object(jw);
+		json_group(jw, cols, &cols->groups[c]);
+		jsonw_end_object(jw);
+	}
+	jsonw_end_array(jw);
+	jsonw_name(jw, "rows");
+	jsonw_start_array(jw);
+	for (i = 0; i < rows->nshown; i++) {
+		const struct sp_group *g = &rows->groups[i];
+
+		jsonw_start_object(jw);
+		json_group(jw, rows, g);
+		jsonw_name(jw, "cells");
+		jsonw_start_array(jw);
+		for (c = 0; c < cols->nshown; c++)
+			jsonw_uint(jw, sp_matrix_cell(m, g, &cols->groups[c]));
+		jsonw_end_array(jw);
+		jsonw_end_object(jw);
+	}
+	jsonw_end_array(jw);
+	jsonw_end_object(jw);
+	jsonw_destroy(&jw);
+}
+
+/* top: the counters went back; no delta for this sample. */
+void sp_json_reset(struct sp_out *out, const struct sp_store *st,
+		   const char *why)
+{
+	struct json_writer *jw = jsonw_new(out->fp, out->o->pretty);
+
+	jsonw_start_object(jw);
+	json_head(jw, out, st);
+	jsonw_bool_field(jw, "delta", true);
+	jsonw_bool_field(jw, "reset", true);
+	jsonw_name(jw, "message");
+	json_text(jw, why, strlen(why));
+	jsonw_end_object(jw);
+	jsonw_destroy(&jw);
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Loading a snapshot, rendering a view in the chosen format, -o files. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "schedpoints.h"
+
+int sp_load(const char *path, struct sp_store *st)
+{
+	const char *name = path ? path : SP_DEFAULT_SOURCE;
+	bool is_stdin = !strcmp(name, "-");
+	struct sp_reader r;
+	struct sp_error err;
+	FILE *fp;
+	int rc;
+
+	sp_store_init(st, is_stdin ? "<stdin>" : name);
+	fp = is_stdin ? stdin : fopen(name, "r");
+	if (!fp) {
+		int e = errno;
+
+		fprintf(stderr, "schedpoints: %s: %s%s\n", name, strerror(e),
+			!path && e == ENOENT ? " (is the kernel built with the sched_points series?)" :
+			!path && e == EACCES ? " (the file is readable by root only)" : "");
+		return -1;
+	}
+	sp_reader_init_file(&r, fp, st->name);
+	rc = sp_parse_snapshot(&r, st, false, &err);
+	if (rc < 0)
+		fprintf(stderr, "schedpoints: %s\n", err.msg);
+	sp_reader_free(&r);
+	if (!is_stdin)
+		fclose(fp);
+	return rc < 0 ? -1 : 0;
+}
+
+uint64_t sp_render(struct sp_out *out, const struct sp_store *st, bool delta,
+		   double interval)
+{
+	const struct sp_opts *o = out->o;
+	struct sp_result r;
+	uint64_t n;
+
+	if (o->view == SP_VIEW_MATRIX && o->format != SP_FMT_FOLDED &&
+	    o->format != SP_FMT_PROM) {
+		struct sp_matrix m;
+
+		sp_matrix_build(&m, st, o, delta, interval);
+		switch (o->format) {
+		case SP_FMT_CSV:
+			sp_csv_matrix(out, &m);
+			break;
+		case SP_FMT_JSON:
+			sp_json_matrix(out, &m);
+			break;
+		case SP_FMT_SVG:
+			sp_svg_matrix(out, &m);
+			break;
+		default:
+			sp_table_matrix(out, &m);
+			break;
+		}
+		n = m.cells.nrows;
+		sp_matrix_free(&m);
+		return n;
+	}
+	sp_view_build(&r, st, o, delta, interval);
+	switch (o->format) {
+	case SP_FMT_CSV:
+		sp_csv_result(out, &r);
+		break;
+	case SP_FMT_JSON:
+		sp_json_result(out, &r);
+		break;
+	case SP_FMT_FOLDED:
+		sp_folded_result(out, &r);
+		break;
+	case SP_FMT_PROM:
+		sp_prom_result(out, &r);
+		break;
+	default:
+		sp_table_result(out, &r);
+		break;
+	}
+	n = r.nrows;
+	sp_result_free(&r);
+	return n;
+}
+
+FILE *sp_output_open(const struct sp_opts *o, char *tmp, size_t tmplen)
+{
+	FILE *fp;
+	int fd;
+
+	if (!o->output)
+		return stdout;
+	if ((size_t)snprintf(tmp, tmplen, "%s.tmpXXXXXX", o->output) >= tmplen) {
+		fprintf(stderr, "schedpoints: %s: name too long\n", o->output);
+		return NULL;
+	}
+	fd = mkstemp(tmp);
+	/* readable by a collector such as node_exporter, as a new file would be */
+	if (fd >= 0)
+		(void)fchmod(fd, 0644);
+	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
+		fprintf(stderr, "schedpoints: %s: %s\n", tmp, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return NULL;
+	}
+	return fp;
+}
+
+/* Flush, check, and for -o put the file in place and print its path. */
+int sp_output_close(const struct sp_opts *o, FILE *fp, const char *tmp)
+{
+	int bad;
+
+	if (!o->output) {
+		bad = fflush(fp) || ferror(fp);
+		if (bad)
+			fprintf(stderr, "schedpoints: write error: %s\n", strerror(errno));
+		return bad ? -1 : 0;
+	}
+	bad = ferror(fp);
+	bad |= fclose(fp);
+	if (!bad && rename(tmp, o->output))
+		bad = 1;
+	if (bad) {
+		fprintf(stderr, "schedpoints: %s: %s\n", o->output, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	printf("%s\n", o->output);
+	fflush(stdout);
+	return 0;
+}

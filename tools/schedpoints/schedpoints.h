@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * schedpoints - pivot tool for /proc/sched_points
+ *
+ * Overview of the data structures
+ * -------------------------------
+ *
+ * Input (parse.c) is read line by line, never whole: memory grows with the
+ * number of distinct keys, not with the size of the input.  Every data line
+ * of /proc/sched_points (format: .spec/interface.md, version 1) is checked
+ * field by field and added to a store (store.c):
+ *
+ *   struct sp_store
+ *     comms:  string pool of decoded task names    (id -> bytes)
+ *     syms:   string pool of call-site symbols     (id -> "func+0x6e/0x190")
+ *     syminfo[sym id]: where the function and module parts of a symbol are
+ *     rows[]: one row per key (pid, tgid, comm, symbol) with its count
+ *     index:  open-addressing hash (struct sp_keymap) key -> row
+ *
+ * The kernel keys its entries by (pid, task start time, call site); the start
+ * time is not in the file, so the tool's row key is (pid, tgid, comm, symbol).
+ * Two kernel entries that agree on all four (a pid reused by a task of the
+ * same process and name) are summed into one row.  The address is not part
+ * of the key: the symbol names the call site in a way that survives a module
+ * being loaded at another address.
+ *
+ * A view (view.c) filters the rows and sums them into groups (by site, by
+ * task, ...), then sorts and cuts the result (struct sp_result).  One writer
+ * per output format renders a result: table.c, csv.c, json.c (through the
+ * only JSON emitter, json_writer.c), folded.c, prom.c, svg.c.
+ *
+ * Interval mode (delta.c) compares two stores with the same row key and
+ * fills in rows[].delta; views then sum deltas beside counts.
+ *
+ * There is no global state: options live in struct sp_opts, built by main.c.
+ */
+#ifndef SCHEDPOINTS_H
+#define SCHEDPOINTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SP_TOOL_VERSION		"1.0"
+#define SP_FORMAT_MAJOR		1
+#define SP_DEFAULT_SOURCE	"/proc/sched_points"
+#define SP_MAX_LINE		65536	/* longer input lines are refused */
+#define SP_HEATMAP_TOP		40	/* rows/columns of a heat map without -n */
+
+/* Exit statuses (documented in schedpoints.8). */
+enum sp_exit {
+	SP_EXIT_OK	= 0,
+	SP_EXIT_ERROR	= 1,	/* bad input, runtime error */
+	SP_EXIT_USAGE	= 2,	/* bad command line */
+};
+
+/* ---- util.c ---------------------------------------------------------- */
+
+void *sp_xrealloc(void *p, size_t nmemb, size_t size);
+char *sp_xstrdup(const char *s);
+uint64_t sp_hash_bytes(const void *p, size_t len);
+uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+
+/*
+ * Display form of untrusted bytes (task names): printable ASCII and valid
+ * UTF-8 sequences are kept, the backslash and every other byte become
+ * "\ooo".  The mapping is one to one and its result is valid UTF-8 with no
+ * control character, so every output format can carry it.  SP_ESC_SPACE
+ * also escapes the space, SP_ESC_SEMI the ';' (folded stacks).
+ */
+#define SP_ESC_SPACE	0x1
+#define SP_ESC_SEMI	0x2
+/* Returns the length written, NUL-terminated; out must hold 4 * len + 1. */
+size_t sp_escape(char *out, const char *in, size_t len, unsigned flags);
+void sp_fputs_escaped(FILE *fp, const char *in, size_t len, unsigned flags);
+
+/* ---- store.c ---------------------------------------------------------- */
+
+/* Hash map from a key of four 32-bit words to a 32-bit value. */
+struct sp_key {
+	uint32_t a, b, c, d;
+};
+
+struct sp_keymap {
+	struct sp_key *keys;
+	uint32_t *vals;		/* UINT32_MAX marks a free slot */
+	uint32_t cap;		/* power of two, or 0 */
+	uint32_t n;
+};
+
+void sp_keymap_free(struct sp_keymap *m);
+/* Find key; if absent insert it with value val. Returns true if inserted. */
+bool sp_keymap_upsert(struct sp_keymap *m, const struct sp_key *k,
+		      uint32_t val, uint32_t *out);
+bool sp_keymap_find(const struct sp_keymap *m, const struct sp_key *k,
+		    uint32_t *out);
+
+/* Pool of distinct byte strings, each stored once, NUL-terminated. */
+struct sp_pstr {
+	size_t off;
+	uint32_t len;
+	uint32_t hash;
+};
+
+struct sp_pool {
+	char *arena;
+	size_t len, cap;
+	struct sp_pstr *strs;
+	uint32_t n, scap;
+	uint32_t *slots;	/* id + 1, 0 is free */
+	uint32_t nslots;
+};
+
+void sp_pool_free(struct sp_pool *p);
+uint32_t sp_pool_intern(struct sp_pool *p, const char *s, size_t len,
+			bool *added);
+bool sp_pool_find(const struct sp_pool *p, const char *s, size_t len,
+		  uint32_t *id);
+/* Valid until the next sp_pool_intern() on the same pool. */
+const char *sp_pool_str(const struct sp_pool *p, uint32_t id);
+uint32_t sp_pool_len(const struct sp_pool *p, uint32_t id);
+
+/* Shape of a symbol, see sp_symbol_parse(). */
+enum sp_sym_kind {
+	SP_SYM_FUNC,		/* func+0xOFF/0xLEN, maybe " [module]" */
+	SP_SYM_ADDR,		/* bare 0x... address, no symbol known */
+};
+
+struct sp_syminfo {
+	uint32_t func_len;	/* bytes of the function name at offset 0 */
+	uint32_t mod_off;	/* module name, 0/0 for the core kernel */
+	uint32_t mod_len;
+	uint32_t base_len;	/* symbol without " [module ...]" */
+	uint8_t kind;
+};
+
+/* The summary lines of the input; -1 where the line was absent. */
+struct sp_summary {
+	int64_t enabled, cpus, capacity, used, entries, dropped;
+};
+
+struct sp_row {
+	uint32_t pid, tgid;
+	uint32_t comm;		/* id in store->comms */
+	uint32_t sym;		/* id in store->syms */
+	uint64_t count;
+	uint64_t delta;		/* interval mode only, see delta.c */
+};
+
+struct sp_store {
+	char name[256];		/* where the snapshot came from */
+	char version[32];	/* "1" or "1.2" */
+	struct sp_summary sum;
+	struct sp_pool comms, syms;
+	struct sp_syminfo *syminfo;
+	uint32_t syminfo_cap;
+	struct sp_row *rows;
+	uint32_t nrows, rows_cap;
+	struct sp_keymap index;
+	uint64_t total;		/* sum of all counts, cannot overflow */
+	uint64_t total_delta;
+	uint64_t lines;		/* data lines read */
+};
+
+void sp_store_init(struct sp_store *st, const char *name);
+void sp_store_free(struct sp_store *st);
+/*
+ * Add one data line. Returns 0, or -1 if the sum of all counts would not
+ * fit in 64 bits (the caller reports it as bad input).
+ */
+int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
+		 const char *comm, size_t comm_len,
+		 const char *sym, size_t sym_len, const struct sp_syminfo *si,
+		 uint64_t count);
+bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
+		   uint32_t comm, uint32_t sym, uint32_t *row);
+
+/* ---- parse.c ---------------------------------------------------------- */
+
+/* Line reader over a FILE or a memory buffer. */
+struct sp_reader {
+	const char *name;
+	FILE *fp;
+	const char *mem;	/* memory input, or NULL */
+	size_t memlen, mempos;
+	char *buf;
+	size_t cap, start, end;
+	bool eof;
+	bool unread;		/* hand out the last line once more */
+	const char *line;
+	size_t linelen;
+	bool line_nl;		/* the last line ended with '\n' */
+	uint64_t lineno;
+};
+
+void sp_reader_init_file(struct sp_reader *r, FILE *fp, const char *name);
+void sp_reader_init_mem(struct sp_reader *r, const char *mem, size_t len,
+			const char *name);
+void sp_reader_free(struct sp_reader *r);
+
+struct sp_error {
+	char msg[512];
+};
+
+/*
+ * Parse one snapshot from r into st (which must be freshly initialised).
+ * If multi, the input may hold several snapshots one after the other and
+ * parsing stops at the start of the next one; otherwise anything after the
+ * snapshot is an error.  Returns 1 when a snapshot was read, 0 at the end of
+ * the input before any byte of a snapshot (multi only), -1 on bad input with
+ * err->msg set to "FILE:LINE: what was expected".
+ */
+int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
+		      struct sp_error *err);
+/* Check a symbol field; fill *si. Returns 0 if it follows the spec. */
+int sp_symbol_parse(const char *s, size_t len, struct sp_syminfo *si);
+/* Decode a comm field; out holds len bytes. Returns decoded length or -1. */
+long sp_comm_decode(const char *in, size_t len, char *out,
+		    const char **why);
+
+/* ---- view.c ----------------------------------------------------------- */
+
+enum sp_view {
+	SP_VIEW_SITES,
+	SP_VIEW_TASKS,
+	SP_VIEW_SITE,		/* one call site's tasks */
+	SP_VIEW_TASK,		/* one task's call sites */
+	SP_VIEW_MATRIX,
+};
+
+enum sp_group_by { SP_GROUP_SITE, SP_GROUP_FUNCTION, SP_GROUP_MODULE };
+enum sp_task_by { SP_BY_PID, SP_BY_TGID, SP_BY_COMM };
+enum sp_sort {
+	SP_SORT_COUNT, SP_SORT_TOTAL, SP_SORT_PID, SP_SORT_TGID,
+	SP_SORT_COMM, SP_SORT_SITE, SP_SORT_NAME,
+};
+enum sp_format {
+	SP_FMT_TABLE, SP_FMT_CSV, SP_FMT_JSON, SP_FMT_FOLDED, SP_FMT_PROM,
+	SP_FMT_SVG,
+};
+
+/* Label fields that make up a group's key. */
+#define SP_K_PID	0x1
+#define SP_K_TGID	0x2
+#define SP_K_COMM	0x4
+#define SP_K_SITE	0x8
+#define SP_K_TASK	(SP_K_PID | SP_K_TGID | SP_K_COMM)
+
+struct sp_filters {
+	uint32_t *pids, *tgids;
+	size_t npids, ntgids;
+	char **comms, **modules, **symbols;	/* fnmatch(3) globs */
+	size_t ncomms, nmodules, nsymbols;
+};
+
+struct sp_opts {
+	enum sp_view view;
+	const char *view_arg;	/* site X / task PID argument */
+	uint32_t task_pid;
+	enum sp_group_by group;
+	enum sp_task_by by;
+	enum sp_sort sort;
+	bool sort_given;
+	bool reverse;
+	size_t top;		/* 0: all */
+	bool top_given;
+	enum sp_format format;
+	bool pretty;
+	const char *file;	/* NULL: SP_DEFAULT_SOURCE */
+	const char *output;	/* -o */
+	double interval;
+	bool interval_given;
+	unsigned long count;	/* top iterations, 0: forever */
+	struct sp_filters f;
+};
+
+struct sp_group {
+	uint32_t pid, tgid, comm;
+	uint32_t site;		/* id in result->sites */
+	uint32_t rep_pid;	/* task whose comm is shown (tgid groups) */
+	uint64_t count, delta;
+	uint32_t ntasks, nsites;
+};
+
+struct sp_result {
+	const struct sp_store *st;
+	const struct sp_opts *o;
+	enum sp_view view;
+	unsigned keys;		/* SP_K_* */
+	struct sp_pool sites;	/* names of the site groups */
+	struct sp_group *groups;
+	uint32_t ngroups, gcap;
+	uint32_t nshown;	/* groups after --top, in sorted order */
+	struct sp_keymap gindex;
+	struct sp_keymap seen_task, seen_site;	/* distinct counting */
+	uint64_t total, total_delta;	/* over every filtered row */
+	uint64_t nrows;		/* filtered rows */
+	bool delta;		/* interval mode */
+	double interval;	/* seconds, <= 0: unknown */
+};
+
+struct sp_matrix {
+	struct sp_result tasks;	/* rows */
+	struct sp_result sites;	/* columns */
+	struct sp_result cells;	/* (task, site) -> value */
+};
+
+void sp_result_free(struct sp_result *r);
+void sp_matrix_free(struct sp_matrix *m);
+/* Build a one-dimensional view (everything but the matrix). */
+void sp_view_build(struct sp_result *r, const struct sp_store *st,
+		   const struct sp_opts *o, bool delta, double interval);
+void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
+		     const struct sp_opts *o, bool delta, double interval);
+/* Value of a cell of the matrix (count, or delta in interval mode). */
+uint64_t sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
+			const struct sp_group *col);
+uint64_t sp_group_value(const struct sp_result *r, const struct sp_group *g);
+uint64_t sp_result_value(const struct sp_result *r);
+const char *sp_site_name(const struct sp_result *r, const struct sp_group *g);
+const char *sp_group_comm(const struct sp_result *r, const struct sp_group *g,
+			  size_t *len);
+const char *sp_site_label(const struct sp_opts *o);	/* site|function|module */
+const char *sp_view_name(enum sp_view v);
+
+/*
+ * Columns: the one schema shared by table, CSV and JSON.  Each view has a
+ * fixed list; names are the CSV header and the JSON keys.
+ */
+enum sp_col {
+	SP_COL_PID, SP_COL_TGID, SP_COL_COUNT, SP_COL_PCT, SP_COL_DELTA,
+	SP_COL_RATE, SP_COL_TASKS, SP_COL_SITES, SP_COL_COMM, SP_COL_SITE,
+};
+#define SP_MAX_COLS 10
+size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
+			 bool people);
+const char *sp_col_name(const struct sp_result *r, enum sp_col c);
+double sp_rate(const struct sp_result *r, uint64_t delta);	/* < 0: none */
+
+/* ---- delta.c ---------------------------------------------------------- */
+
+/*
+ * Fill cur->rows[].delta and cur->total_delta from prev.  Returns 0, or 1 if
+ * the counters went back (reset, table resize): then why holds a sentence
+ * saying what was seen and no delta must be shown.
+ */
+int sp_delta(struct sp_store *cur, const struct sp_store *prev,
+	     char *why, size_t whylen);
+/* top and diff commands. */
+int sp_cmd_top(const struct sp_opts *o);
+int sp_cmd_diff(const struct sp_opts *o, const char *a, const char *b);
+
+/* ---- output: one file per format -------------------------------------- */
+
+struct sp_out {
+	FILE *fp;
+	const struct sp_opts *o;
+	unsigned long sample;	/* top: 1, 2, ...; 0 outside top */
+	const char *reset_msg;	/* top: counters went back in this sample */
+	bool header_done;	/* CSV: header printed once per stream */
+};
+
+void sp_table_result(struct sp_out *out, const struct sp_result *r);
+void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m);
+void sp_csv_result(struct sp_out *out, const struct sp_result *r);
+void sp_csv_matrix(struct sp_out *out, const struct sp_matrix *m);
+void sp_json_result(struct sp_out *out, const struct sp_result *r);
+void sp_json_matrix(struct sp_out *out, const struct sp_matrix *m);
+void sp_json_reset(struct sp_out *out, const struct sp_store *st,
+		   const char *why);
+void sp_folded_result(struct sp_out *out, const struct sp_result *r);
+void sp_prom_result(struct sp_out *out, const struct sp_result *r);
+void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m);
+
+/* ---- main.c / output.c -------------------------------------------------- */
+
+/* Read one whole snapshot from path (NULL: default, "-": stdin). */
+int sp_load(const char *path, struct sp_store *st);
+/* Render store st for the view and format in o; returns rows matched. */
+uint64_t sp_render(struct sp_out *out, const struct sp_store *st, bool delta,
+	       double interval);
+/* -o: open a temporary file beside FILE, then rename it over FILE. */
+FILE *sp_output_open(const struct sp_opts *o, char *tmp, size_t tmplen);
+int sp_output_close(const struct sp_opts *o, FILE *fp, const char *tmp);
+
+#endif /* SCHEDPOINTS_H */

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The entry store: string pools, a generic hash map, and the rows of one
+ * snapshot.  All tables are open addressing with linear probing, kept at most
+ * half full and doubled when needed, so memory is linear in the number of
+ * distinct keys and a lookup costs O(1) on average.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedpoints.h"
+
+#define SP_EMPTY UINT32_MAX
+
+/* ---- sp_keymap ---------------------------------------------------------- */
+
+void sp_keymap_free(struct sp_keymap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+static uint32_t key_slot(const struct sp_keymap *m, const struct sp_key *k)
+{
+	return (uint32_t)sp_hash_u32x4(k->a, k->b, k->c, k->d) & (m->cap - 1);
+}
+
+static bool key_eq(const struct sp_key *x, const struct sp_key *y)
+{
+	return x->a == y->a && x->b == y->b && x->c == y->c && x->d == y->d;
+}
+
+static void keymap_grow(struct sp_keymap *m)
+{
+	struct sp_keymap n = { 0 };
+	uint32_t i;
+
+	if (m->cap > UINT32_MAX / 4) {
+		fputs("schedpoints: too many distinct keys\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	n.cap = m->cap ? m->cap * 2 : 64;
+	n.keys = sp_xrealloc(NULL, n.cap, sizeof(*n.keys));
+	n.vals = sp_xrealloc(NULL, n.cap, sizeof(*n.vals));
+	memset(n.vals, 0xff, (size_t)n.cap * sizeof(*n.vals));
+	for (i = 0; i < m->cap; i++) {
+		uint32_t s;
+
+		if (m->vals[i] == SP_EMPTY)
+			continue;
+		s = key_slot(&n, &m->keys[i]);
+		while (n.vals[s] != SP_EMPTY)
+			s = (s + 1) & (n.cap - 1);
+		n.keys[s] = m->keys[i];
+		n.vals[s] = m->vals[i];
+	}
+	n.n = m->n;
+	free(m->keys);
+	free(m->vals);
+	*m = n;
+}
+
+bool sp_keymap_find(const struct sp_keymap *m, const struct sp_key *k,
+		    uint32_t *out)
+{
+	uint32_t s;
+
+	if (!m->cap)
+		return false;
+	for (s = key_slot(m, k); m->vals[s] != SP_EMPTY; s = (s + 1) & (m->cap - 1)) {
+		if (key_eq(&m->keys[s], k)) {
+			*out = m->vals[s];
+			return true;
+		}
+	}
+	return false;
+}
+
+bool sp_keymap_upsert(struct sp_keymap *m, const struct sp_key *k,
+		      uint32_t val, uint32_t *out)
+{
+	uint32_t s;
+
+	if (2 * (m->n + 1) > m->cap)
+		keymap_grow(m);
+	for (s = key_slot(m, k); m->vals[s] != SP_EMPTY; s = (s + 1) & (m->cap - 1)) {
+		if (key_eq(&m->keys[s], k)) {
+			*out = m->vals[s];
+			return false;
+		}
+	}
+	m->keys[s] = *k;
+	m->vals[s] = val;
+	m->n++;
+	*out = val;
+	return true;
+}
+
+/* ---- sp_pool ------------------------------------------------------------ */
+
+void sp_pool_free(struct sp_pool *p)
+{
+	free(p->arena);
+	free(p->strs);
+	free(p->slots);
+	memset(p, 0, sizeof(*p));
+}
+
+static void pool_grow_slots(struct sp_pool *p)
+{
+	uint32_t ncap, i;
+	uint32_t *slots;
+
+	if (p->nslots > UINT32_MAX / 4) {
+		fputs("schedpoints: too many distinct strings\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	ncap = p->nslots ? p->nslots * 2 : 64;
+	slots = sp_xrealloc(NULL, ncap, sizeof(*slots));
+	memset(slots, 0, (size_t)ncap * sizeof(*slots));
+	for (i = 0; i < p->n; i++) {
+		uint32_t s = p->strs[i].hash & (ncap - 1);
+
+		while (slots[s])
+			s = (s + 1) & (ncap - 1);
+		slots[s] = i + 1;
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->nslots = ncap;
+}
+
+static bool pool_lookup(const struct sp_pool *p, const char *s, size_t len,
+			uint32_t h, uint32_t *slot)
+{
+	uint32_t i;
+
+	for (i = h & (p->nslots - 1); p->slots[i]; i = (i + 1) & (p->nslots - 1)) {
+		const struct sp_pstr *e = &p->strs[p->slots[i] - 1];
+
+		if (e->hash == h && e->len == len &&
+		    !memcmp(p->arena + e->off, s, len)) {
+			*slot = i;
+			return true;
+		}
+	}
+	*slot = i;
+	return false;
+}
+
+bool sp_pool_find(const struct sp_pool *p, const char *s, size_t len,
+		  uint32_t *id)
+{
+	uint32_t slot;
+
+	if (!p->nslots || len > UINT32_MAX)
+		return false;
+	if (!pool_lookup(p, s, len, (uint32_t)sp_hash_bytes(s, len), &slot))
+		return false;
+	*id = p->slots[slot] - 1;
+	return true;
+}
+
+uint32_t sp_pool_intern(struct sp_pool *p, const char *s, size_t len,
+			bool *added)
+{
+	uint32_t h = (uint32_t)sp_hash_bytes(s, len);
+	uint32_t slot;
+	struct sp_pstr *e;
+
+	if (len >= UINT32_MAX) {
+		fputs("schedpoints: string too long\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	if (2 * (p->n + 1) > p->nslots)
+		pool_grow_slots(p);
+	if (pool_lookup(p, s, len, h, &slot)) {
+		if (added)
+			*added = false;
+		return p->slots[slot] - 1;
+	}
+	if (p->n == p->scap) {
+		p->scap = p->scap ? p->scap * 2 : 64;
+		p->strs = sp_xrealloc(p->strs, p->scap, sizeof(*p->strs));
+	}
+	while (p->len + len + 1 > p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 4096;
+		p->arena = sp_xrealloc(p->arena, p->cap, 1);
+	}
+	e = &p->strs[p->n];
+	e->off = p->len;
+	e->len = (uint32_t)len;
+	e->hash = h;
+	memcpy(p->arena + p->len, s, len);
+	p->arena[p->len + len] = '\0';
+	p->len += len + 1;
+	p->slots[slot] = ++p->n;
+	if (added)
+		*added = true;
+	return p->n - 1;
+}
+
+const char *sp_pool_str(const struct sp_pool *p, uint32_t id)
+{
+	return p->arena + p->strs[id].off;
+}
+
+uint32_t sp_pool_len(const struct sp_pool *p, uint32_t id)
+{
+	return p->strs[id].len;
+}
+
+/* ---- sp_store ----------------------------------------------------------- */
+
+void sp_store_init(struct sp_store *st, const char *name)
+{
+	memset(st, 0, sizeof(*st));
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	st->sum.enabled = st->sum.cpus = st->sum.capacity = -1;
+	st->sum.used = st->sum.entries = st->sum.dropped = -1;
+}
+
+void sp_store_free(struct sp_store *st)
+{
+	sp_pool_free(&st->comms);
+	sp_pool_free(&st->syms);
+	free(st->syminfo);
+	free(st->rows);
+	sp_keymap_free(&st->index);
+	memset(st, 0, sizeof(*st));
+}
+
+bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
+		   uint32_t comm, uint32_t sym, uint32_t *row)
+{
+	struct sp_key k = { pid, tgid, comm, sym };
+
+	return sp_keymap_find(&st->index, &k, row);
+}
+
+int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
+		 const char *comm, size_t comm_len,
+		 const char *sym, size_t sym_len, const struct sp_syminfo *si,
+		 uint64_t count)
+{
+	struct sp_key k;
+	uint32_t row;
+	bool added;
+
+	if (count > UINT64_MAX - st->total)
+		return -1;
+	st->total += count;
+	st->lines++;
+
+	k.a = pid;
+	k.b = tgid;
+	k.c = sp_pool_intern(&st->comms, comm, comm_len, NULL);
+	k.d = sp_pool_intern(&st->syms, sym, sym_len, &added);
+	if (added) {
+		if (k.d >= st->syminfo_cap) {
+			st->syminfo_cap = st->syminfo_cap ? st->syminfo_cap * 2 : 64;
+			st->syminfo = sp_xrealloc(st->syminfo, st->syminfo_cap,
+						  sizeof(*st->syminfo));
+		}
+		st->syminfo[k.d] = *si;
+	}
+	if (!sp_keymap_upsert(&st->index, &k, st->nrows, &row)) {
+		/* same tool key twice: see the overview in schedpoints.h */
+		st->rows[row].count += count;
+		return 0;
+	}
+	if (st->nrows == st->rows_cap) {
+		st->rows_cap = st->rows_cap ? st->rows_cap * 2 : 256;
+		st->rows = sp_xrealloc(st->rows, st->rows_cap, sizeof(*st->rows));
+	}
+	st->rows[row] = (struct sp_row){
+		.pid = pid, .tgid = tgid, .comm = k.c, .sym = k.d,
+		.count = count,
+	};
+	st->nrows++;
+	return 0;
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Memory, hashing and the display form of untrusted bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedpoints.h"
+
+void *sp_xrealloc(void *p, size_t nmemb, size_t size)
+{
+	void *q;
+
+	if (size && nmemb > SIZE_MAX / size) {
+		fputs("schedpoints: out of memory\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	q = realloc(p, (nmemb && size) ? nmemb * size : 1);
+	if (!q) {
+		fputs("schedpoints: out of memory\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	return q;
+}
+
+char *sp_xstrdup(const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *d = sp_xrealloc(NULL, len, 1);
+
+	memcpy(d, s, len);
+	return d;
+}
+
+/* FNV-1a, 8 bytes at a time folded through a multiply. */
+uint64_t sp_hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	for (; i < len; i++)
+		h = (h ^ s[i]) * 0x100000001b3ULL;
+	h ^= h >> 32;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	uint64_t h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= ((uint64_t)c << 32 | d) + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 31);
+}
+
+/* Length of the valid, printable UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	unsigned char c = s[0];
+	size_t n, i;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	if (c == 0xc2)
+		lo = 0xa0;		/* U+0080..U+009F are C1 controls */
+	else if (c == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (c == 0xed)
+		hi = 0x9f;		/* surrogates */
+	else if (c == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (c == 0xf4)
+		hi = 0x8f;		/* > U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+size_t sp_escape(char *out, const char *in, size_t len, unsigned flags)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n;
+
+		if (c > 0x20 && c < 0x7f && c != '\\' &&
+		    !(c == ';' && (flags & SP_ESC_SEMI))) {
+			out[o++] = (char)c;
+			i++;
+			continue;
+		}
+		if (c == ' ' && !(flags & SP_ESC_SPACE)) {
+			out[o++] = ' ';
+			i++;
+			continue;
+		}
+		n = c >= 0x80 ? utf8_len(s + i, len - i) : 0;
+		if (n) {
+			memcpy(out + o, s + i, n);
+			o += n;
+			i += n;
+			continue;
+		}
+		out[o++] = '\\';
+		out[o++] = (char)('0' + (c >> 6));
+		out[o++] = (char)('0' + ((c >> 3) & 7));
+		out[o++] = (char)('0' + (c & 7));
+		i++;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+void sp_fputs_escaped(FILE *fp, const char *in, size_t len, unsigned flags)
+{
+	char small[256];
+	char *buf = small;
+
+	if (len > (sizeof(small) - 1) / 4)
+		buf = sp_xrealloc(NULL, len, 4 + 1);
+	sp_escape(buf, in, len, flags);
+	fputs(buf, fp);
+	if (buf != small)
+		free(buf);
+}

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Views: filter the rows of a store, sum them into groups, sort, cut.
+ *
+ *   sites        group by call site (or function, or module)
+ *   tasks        group by task (pid, tgid, comm), by tgid, or by comm
+ *   site X       one call site's tasks
+ *   task PID     one task's call sites
+ *   matrix       (task, site) cells, plus the task rows and site columns
+ *
+ * Filters are applied to rows before grouping.  Per-string filter results
+ * (globs on comm, module and symbol) are computed once per distinct string,
+ * not once per row.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedpoints.h"
+
+#define NONE UINT32_MAX
+
+const char *sp_view_name(enum sp_view v)
+{
+	static const char *const names[] = {
+		[SP_VIEW_SITES] = "sites", [SP_VIEW_TASKS] = "tasks",
+		[SP_VIEW_SITE] = "site", [SP_VIEW_TASK] = "task",
+		[SP_VIEW_MATRIX] = "matrix",
+	};
+
+	return names[v];
+}
+
+const char *sp_site_label(const struct sp_opts *o)
+{
+	static const char *const names[] = {
+		[SP_GROUP_SITE] = "site", [SP_GROUP_FUNCTION] = "function",
+		[SP_GROUP_MODULE] = "module",
+	};
+
+	return names[o->group];
+}
+
+void sp_result_free(struct sp_result *r)
+{
+	sp_pool_free(&r->sites);
+	free(r->groups);
+	sp_keymap_free(&r->gindex);
+	sp_keymap_free(&r->seen_task);
+	sp_keymap_free(&r->seen_site);
+	memset(r, 0, sizeof(*r));
+}
+
+void sp_matrix_free(struct sp_matrix *m)
+{
+	sp_result_free(&m->tasks);
+	sp_result_free(&m->sites);
+	sp_result_free(&m->cells);
+}
+
+uint64_t sp_group_value(const struct sp_result *r, const struct sp_group *g)
+{
+	return r->delta ? g->delta : g->count;
+}
+
+uint64_t sp_result_value(const struct sp_result *r)
+{
+	return r->delta ? r->total_delta : r->total;
+}
+
+double sp_rate(const struct sp_result *r, uint64_t delta)
+{
+	if (!r->delta || r->interval <= 0)
+		return -1;
+	return (double)delta / r->interval;
+}
+
+const char *sp_site_name(const struct sp_result *r, const struct sp_group *g)
+{
+	return sp_pool_str(&r->sites, g->site);
+}
+
+const char *sp_group_comm(const struct sp_result *r, const struct sp_group *g,
+			  size_t *len)
+{
+	*len = sp_pool_len(&r->st->comms, g->comm);
+	return sp_pool_str(&r->st->comms, g->comm);
+}
+
+/* ---- names of symbols --------------------------------------------------- */
+
+static void module_name(const struct sp_store *st, uint32_t sym,
+			const char **name, size_t *len)
+{
+	const struct sp_syminfo *si = &st->syminfo[sym];
+
+	if (si->mod_len) {
+		*name = sp_pool_str(&st->syms, sym) + si->mod_off;
+		*len = si->mod_len;
+	} else if (si->kind == SP_SYM_ADDR) {
+		*name = "unknown";
+		*len = 7;
+	} else {
+		*name = "vmlinux";
+		*len = 7;
+	}
+}
+
+/* Name of the group a symbol falls in, into buf (NUL-terminated). */
+static size_t group_name(const struct sp_store *st, uint32_t sym,
+			 enum sp_group_by by, char *buf)
+{
+	const struct sp_syminfo *si = &st->syminfo[sym];
+	const char *s = sp_pool_str(&st->syms, sym);
+	const char *mod;
+	size_t n = 0, mlen;
+
+	switch (by) {
+	case SP_GROUP_SITE:
+		n = sp_pool_len(&st->syms, sym);
+		memcpy(buf, s, n);
+		break;
+	case SP_GROUP_FUNCTION:
+		memcpy(buf, s, si->func_len);
+		n = si->func_len;
+		if (si->mod_len) {
+			buf[n++] = ' ';
+			buf[n++] = '[';
+			memcpy(buf + n, s + si->mod_off, si->mod_len);
+			n += si->mod_len;
+			buf[n++] = ']';
+		}
+		break;
+	case SP_GROUP_MODULE:
+		module_name(st, sym, &mod, &mlen);
+		buf[n++] = '[';
+		memcpy(buf + n, mod, mlen);
+		n += mlen;
+		buf[n++] = ']';
+		break;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static bool glob_any(char *const *globs, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!fnmatch(globs[i], s, 0))
+			return true;
+	return false;
+}
+
+static bool u32_any(const uint32_t *v, size_t n, uint32_t x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* Does symbol sym pass --module/--symbol, and match "site X"? */
+static bool sym_selected(const struct sp_store *st, uint32_t sym,
+			 const struct sp_opts *o, char *buf)
+{
+	const struct sp_syminfo *si = &st->syminfo[sym];
+	const char *s = sp_pool_str(&st->syms, sym);
+	size_t slen = sp_pool_len(&st->syms, sym);
+	const char *mod;
+	size_t mlen;
+
+	module_name(st, sym, &mod, &mlen);
+	if (o->f.nmodules) {
+		memcpy(buf, mod, mlen);
+		buf[mlen] = '\0';
+		if (!glob_any(o->f.modules, o->f.nmodules, buf))
+			return false;
+	}
+	if (o->f.nsymbols) {
+		bool ok = glob_any(o->f.symbols, o->f.nsymbols, s);
+
+		memcpy(buf, s, si->base_len);
+		buf[si->base_len] = '\0';
+		ok = ok || glob_any(o->f.symbols, o->f.nsymbols, buf);
+		buf[si->func_len] = '\0';
+		ok = ok || glob_any(o->f.symbols, o->f.nsymbols, buf);
+		if (!ok)
+			return false;
+	}
+	if (o->view == SP_VIEW_SITE) {
+		const char *x = o->view_arg;
+		size_t xl = strlen(x);
+
+		if (xl >= 2 && x[0] == '[' && x[xl - 1] == ']')
+			return xl - 2 == mlen && !memcmp(x + 1, mod, mlen);
+		if ((xl == slen || xl == si->base_len || xl == si->func_len) &&
+		    !memcmp(x, s, xl))
+			return true;
+		return xl == group_name(st, sym, SP_GROUP_FUNCTION, buf) &&
+		       !memcmp(x, buf, xl);
+	}
+	return true;
+}
+
+/* ---- grouping ----------------------------------------------------------- */
+
+static struct sp_group *group_get(struct sp_result *r, uint32_t pid,
+				  uint32_t tgid, uint32_t comm, uint32_t site)
+{
+	struct sp_key k = {
+		r->keys & SP_K_PID ? pid : 0, r->keys & SP_K_TGID ? tgid : 0,
+		r->keys & SP_K_COMM ? comm : 0, r->keys & SP_K_SITE ? site : 0,
+	};
+	struct sp_group *g;
+	uint32_t idx;
+
+	if (!sp_keymap_upsert(&r->gindex, &k, r->ngroups, &idx)) {
+		g = &r->groups[idx];
+		/* tgid/comm groups: show the leader's comm, else the lowest pid's */
+		if (!(r->keys & SP_K_PID) && g->rep_pid != g->tgid &&
+		    (pid == tgid || pid < g->rep_pid)) {
+			g->rep_pid = pid;
+			g->pid = pid;
+			if (!(r->keys & SP_K_COMM))
+				g->comm = comm;
+		}
+		return g;
+	}
+	if (r->ngroups == r->gcap) {
+		r->gcap = r->gcap ? r->gcap * 2 : 64;
+		r->groups = sp_xrealloc(r->groups, r->gcap, sizeof(*r->groups));
+	}
+	g = &r->groups[r->ngroups++];
+	*g = (struct sp_group){
+		.pid = pid, .tgid = tgid, .comm = comm, .site = site,
+		.rep_pid = pid,
+	};
+	return g;
+}
+
+static void result_init(struct sp_result *r, const struct sp_store *st,
+			const struct sp_opts *o, bool delta, double interval)
+{
+	memset(r, 0, sizeof(*r));
+	r->st = st;
+	r->o = o;
+	r->view = o->view;
+	r->delta = delta;
+	r->interval = interval;
+}
+
+static unsigned view_keys(const struct sp_opts *o)
+{
+	switch (o->view) {
+	case SP_VIEW_SITES:
+		return SP_K_SITE;
+	case SP_VIEW_TASKS:
+		if (o->by == SP_BY_TGID)
+			return SP_K_TGID;
+		if (o->by == SP_BY_COMM)
+			return SP_K_COMM;
+		return SP_K_TASK;
+	case SP_VIEW_SITE:
+		return SP_K_TASK;
+	case SP_VIEW_TASK:
+	case SP_VIEW_MATRIX:
+		break;
+	}
+	return SP_K_TASK | SP_K_SITE;
+}
+
+/* Filter and group the rows of st into r (unsorted). */
+static void aggregate(struct sp_result *r, const struct sp_store *st,
+		      const struct sp_opts *o)
+{
+	uint32_t *symgrp = sp_xrealloc(NULL, st->syms.n, sizeof(*symgrp));
+	bool *commok = sp_xrealloc(NULL, st->comms.n, sizeof(*commok));
+	char *buf = sp_xrealloc(NULL, SP_MAX_LINE + 16, 1);
+	uint32_t i;
+
+	for (i = 0; i < st->syms.n; i++) {
+		size_t n;
+
+		symgrp[i] = NONE;
+		if (!sym_selected(st, i, o, buf))
+			continue;
+		n = group_name(st, i, o->group, buf);
+		symgrp[i] = sp_pool_intern(&r->sites, buf, n, NULL);
+	}
+	for (i = 0; i < st->comms.n; i++)
+		commok[i] = !o->f.ncomms ||
+			    glob_any(o->f.comms, o->f.ncomms,
+				     sp_pool_str(&st->comms, i));
+
+	for (i = 0; i < st->nrows; i++) {
+		const struct sp_row *row = &st->rows[i];
+		uint32_t site = symgrp[row->sym];
+		struct sp_group *g;
+		uint32_t gi, dummy;
+		bool active;
+
+		if (site == NONE || !commok[row->comm])
+			continue;
+		if (o->f.npids && !u32_any(o->f.pids, o->f.npids, row->pid))
+			continue;
+		if (o->f.ntgids && !u32_any(o->f.tgids, o->f.ntgids, row->tgid))
+			continue;
+		if (o->view == SP_VIEW_TASK && row->pid != o->task_pid)
+			continue;
+		r->nrows++;
+		r->total += row->count;
+		r->total_delta += row->delta;
+		g = group_get(r, row->pid, row->tgid, row->comm, site);
+		g->count += row->count;
+		g->delta += row->delta;
+		active = !r->delta || row->delta;
+		if (!active)
+			continue;
+		gi = (uint32_t)(g - r->groups);
+		if (!(r->keys & SP_K_SITE)) {
+			struct sp_key k = { gi, site, 0, 0 };
+
+			if (sp_keymap_upsert(&r->seen_site, &k, 0, &dummy))
+				g->nsites++;
+		}
+		if (!(r->keys & SP_K_PID)) {
+			struct sp_key k = { gi, row->pid, row->tgid, row->comm };
+
+			if (sp_keymap_upsert(&r->seen_task, &k, 0, &dummy))
+				g->ntasks++;
+		}
+	}
+	free(symgrp);
+	free(commok);
+	free(buf);
+}
+
+/* ---- sorting ------------------------------------------------------------ */
+
+struct sort_ctx {
+	const struct sp_result *r;
+	enum sp_sort key;
+	bool by_name_site;	/* SP_SORT_NAME means the site */
+};
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_comm(const struct sp_result *r, const struct sp_group *a,
+		    const struct sp_group *b)
+{
+	size_t la, lb;
+	const char *sa = sp_group_comm(r, a, &la);
+	const char *sb = sp_group_comm(r, b, &lb);
+	int c = memcmp(sa, sb, la < lb ? la : lb);
+
+	return c ? c : la < lb ? -1 : la > lb;
+}
+
+static int cmp_site(const struct sp_result *r, const struct sp_group *a,
+		    const struct sp_group *b)
+{
+	if (!(r->keys & SP_K_SITE))
+		return 0;
+	return strcmp(sp_site_name(r, a), sp_site_name(r, b));
+}
+
+static int cmp_groups(const void *pa, const void *pb, void *pctx)
+{
+	const struct sort_ctx *ctx = pctx;
+	const struct sp_result *r = ctx->r;
+	const struct sp_group *a = pa, *b = pb;
+	int c = 0;
+
+	switch (ctx->key) {
+	case SP_SORT_COUNT:
+		c = cmp_u64_desc(sp_group_value(r, a), sp_group_value(r, b));
+		break;
+	case SP_SORT_TOTAL:
+		c = cmp_u64_desc(a->count, b->count);
+		break;
+	case SP_SORT_PID:
+		c = cmp_u32(a->pid, b->pid);
+		break;
+	case SP_SORT_TGID:
+		c = cmp_u32(a->tgid, b->tgid);
+		break;
+	case SP_SORT_COMM:
+		c = cmp_comm(r, a, b);
+		break;
+	case SP_SORT_SITE:
+		c = cmp_site(r, a, b);
+		break;
+	case SP_SORT_NAME:
+		c = ctx->by_name_site ? cmp_site(r, a, b) : cmp_comm(r, a, b);
+		break;
+	}
+	if (r->o->reverse)
+		c = -c;
+	if (!c)
+		c = cmp_u64_desc(sp_group_value(r, a), sp_group_value(r, b));
+	if (!c)
+		c = cmp_u32(a->pid, b->pid);
+	if (!c)
+		c = cmp_u32(a->tgid, b->tgid);
+	if (!c)
+		c = cmp_comm(r, a, b);
+	if (!c)
+		c = cmp_site(r, a, b);
+	return c;
+}
+
+static void finish(struct sp_result *r, enum sp_sort key, size_t top)
+{
+	struct sort_ctx ctx = { r, key, (r->keys & SP_K_SITE) != 0 };
+	uint32_t i, n = 0;
+
+	if (r->delta) {		/* an interval shows what moved */
+		for (i = 0; i < r->ngroups; i++)
+			if (r->groups[i].delta)
+				r->groups[n++] = r->groups[i];
+		r->ngroups = n;
+		sp_keymap_free(&r->gindex);	/* indexes are stale now */
+	}
+	qsort_r(r->groups, r->ngroups, sizeof(*r->groups), cmp_groups, &ctx);
+	r->nshown = top && top < r->ngroups ? (uint32_t)top : r->ngroups;
+}
+
+void sp_view_build(struct sp_result *r, const struct sp_store *st,
+		   const struct sp_opts *o, bool delta, double interval)
+{
+	result_init(r, st, o, delta, interval);
+	r->keys = view_keys(o);
+	aggregate(r, st, o);
+	sp_keymap_free(&r->seen_task);
+	sp_keymap_free(&r->seen_site);
+	finish(r, o->sort, o->top);
+}
+
+/* ---- matrix ------------------------------------------------------------- */
+
+void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
+		     const struct sp_opts *o, bool delta, double interval)
+{
+	size_t top = o->top;
+	uint32_t i;
+
+	if (!o->top_given && o->format == SP_FMT_SVG)
+		top = SP_HEATMAP_TOP;
+	result_init(&m->cells, st, o, delta, interval);
+	result_init(&m->tasks, st, o, delta, interval);
+	result_init(&m->sites, st, o, delta, interval);
+	m->cells.keys = SP_K_TASK | SP_K_SITE;
+	m->tasks.keys = SP_K_TASK;
+	m->sites.keys = SP_K_SITE;
+	aggregate(&m->cells, st, o);
+	sp_keymap_free(&m->cells.seen_task);
+	sp_keymap_free(&m->cells.seen_site);
+
+	/* same site ids in the columns as in the cells */
+	for (i = 0; i < m->cells.sites.n; i++)
+		sp_pool_intern(&m->sites.sites,
+			       sp_pool_str(&m->cells.sites, i),
+			       sp_pool_len(&m->cells.sites, i), NULL);
+	for (i = 0; i < m->cells.ngroups; i++) {
+		const struct sp_group *c = &m->cells.groups[i];
+		bool active = !delta || c->delta;
+		struct sp_group *g;
+
+		g = group_get(&m->tasks, c->pid, c->tgid, c->comm, c->site);
+		g->count += c->count;
+		g->delta += c->delta;
+		g->nsites += active;
+		g = group_get(&m->sites, c->pid, c->tgid, c->comm, c->site);
+		g->count += c->count;
+		g->delta += c->delta;
+		g->ntasks += active;
+	}
+	m->tasks.total = m->sites.total = m->cells.total;
+	m->tasks.total_delta = m->sites.total_delta = m->cells.total_delta;
+	m->tasks.nrows = m->sites.nrows = m->cells.nrows;
+	finish(&m->tasks, o->sort, top);
+	finish(&m->sites,
+	       o->sort == SP_SORT_SITE || o->sort == SP_SORT_NAME ?
+	       SP_SORT_SITE : SP_SORT_COUNT, top);
+}
+
+uint64_t sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
+			const struct sp_group *col)
+{
+	struct sp_key k = { row->pid, row->tgid, row->comm, col->site };
+	uint32_t idx;
+
+	if (!sp_keymap_find(&m->cells.gindex, &k, &idx))
+		return 0;
+	return sp_group_value(&m->cells, &m->cells.groups[idx]);
+}
+
+/* ---- columns ------------------------------------------------------------ */
+
+size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
+			 bool people)
+{
+	size_t n = 0;
+	bool tgid_view = r->keys == SP_K_TGID;
+
+	if (r->keys & SP_K_PID)
+		cols[n++] = SP_COL_PID;
+	if (r->keys & SP_K_TGID)
+		cols[n++] = SP_COL_TGID;
+	if (r->delta) {
+		cols[n++] = SP_COL_DELTA;
+		if (people)
+			cols[n++] = SP_COL_PCT;
+		cols[n++] = SP_COL_RATE;
+		cols[n++] = SP_COL_COUNT;
+	} else {
+		cols[n++] = SP_COL_COUNT;
+		if (people)
+			cols[n++] = SP_COL_PCT;
+	}
+	if (!(r->keys & SP_K_PID))
+		cols[n++] = SP_COL_TASKS;
+	if (!(r->keys & SP_K_SITE))
+		cols[n++] = SP_COL_SITES;
+	if ((r->keys & SP_K_COMM) || tgid_view)
+		cols[n++] = SP_COL_COMM;
+	if (r->keys & SP_K_SITE)
+		cols[n++] = SP_COL_SITE;
+	return n;
+}
+
+const char *sp_col_name(const struct sp_result *r, enum sp_col c)
+{
+	static const char *const names[] = {
+		[SP_COL_PID] = "pid", [SP_COL_TGID] = "tgid",
+		[SP_COL_COUNT] = "count", [SP_COL_PCT] = "percent",
+		[SP_COL_DELTA] = "delta", [SP_COL_RATE] = "rate",
+		[SP_COL_TASKS] = "tasks", [SP_COL_SITES] = "sites",
+		[SP_COL_COMM] = "comm", [SP_COL_SITE] = "site",
+	};
+
+	if (c == SP_COL_SITE)
+		return sp_site_label(r->o);
+	return names[c];
+}
