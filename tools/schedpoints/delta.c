@@ -43,7 +43,7 @@ static void describe(char *why, size_t len, const struct sp_store *prev,
 
 	sp_escape(comm, sp_pool_str(&prev->comms, p->comm), clen > 64 ? 64 : clen, 0);
 	snprintf(why, len,
-		 "counters went back between snapshots (pid %u '%s' at %s: %s); the interval restarts from this snapshot",
+		 "counters went back between snapshots (pid %u '%s' at %s: %s)",
 		 p->pid, comm, sp_pool_str(&prev->syms, p->sym), what);
 }
 
@@ -60,14 +60,14 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	if (prev->sum.dropped >= 0 && cur->sum.dropped >= 0 &&
 	    cur->sum.dropped < prev->sum.dropped) {
 		snprintf(why, whylen,
-			 "counters went back between snapshots ('dropped' %lld -> %lld); the interval restarts from this snapshot",
+			 "counters went back between snapshots ('dropped' %lld -> %lld)",
 			 (long long)prev->sum.dropped, (long long)cur->sum.dropped);
 		return 1;
 	}
 	if (prev->sum.capacity >= 0 && cur->sum.capacity >= 0 &&
 	    cur->sum.capacity != prev->sum.capacity) {
 		snprintf(why, whylen,
-			 "the tables were reallocated between snapshots ('capacity' %lld -> %lld), counts were lost; the interval restarts from this snapshot",
+			 "the tables were reallocated between snapshots ('capacity' %lld -> %lld), counts were lost",
 			 (long long)prev->sum.capacity, (long long)cur->sum.capacity);
 		return 1;
 	}
@@ -132,15 +132,17 @@ int sp_cmd_diff(const struct sp_opts *o, const char *a, const char *b)
 	if (sp_load(b, &sb))
 		goto out;
 	if (sp_delta(&sb, &sa, why, sizeof(why))) {
-		fprintf(stderr, "schedpoints: diff %s %s: %s\n", sa.name, sb.name, why);
+		fprintf(stderr, "schedpoints: diff %s %s: %s; no delta can be computed\n",
+			sa.name, sb.name, why);
 		goto out;
 	}
 	if (o->interval_given) {
 		interval = o->interval;
 	} else {
+		/* copies saved a while apart; not files written in one go */
 		double d = mtime_of(b) - mtime_of(a);
 
-		if (isfinite(d) && d > 0)
+		if (isfinite(d) && d >= 1)
 			interval = d;
 	}
 	out.fp = sp_output_open(o, tmp, sizeof(tmp));
@@ -206,7 +208,7 @@ int sp_cmd_top(const struct sp_opts *o)
 	struct sp_out out = { .o = o };
 	double t_prev, t_cur;
 	unsigned long sample;
-	char why[512], tmp[4096];
+	char why[512], msg[600], tmp[4096];
 	bool clear = !o->output && o->format == SP_FMT_TABLE && isatty(1);
 	int rc;
 
@@ -244,10 +246,12 @@ int sp_cmd_top(const struct sp_opts *o)
 		if (clear)
 			fputs("\033[H\033[2J", out.fp);
 		if (sp_delta(&cur, &prev, why, sizeof(why))) {
-			fprintf(stderr, "schedpoints: sample %lu: %s\n", sample, why);
-			out.reset_msg = why;
+			snprintf(msg, sizeof(msg),
+				 "%s; the interval restarts from this snapshot", why);
+			fprintf(stderr, "schedpoints: sample %lu: %s\n", sample, msg);
+			out.reset_msg = msg;
 			if (o->format == SP_FMT_JSON)
-				sp_json_reset(&out, &cur, why);
+				sp_json_reset(&out, &cur, msg);
 			else if (o->format == SP_FMT_TABLE)
 				sp_render(&out, &cur, true, 0);
 		} else {

@@ -433,7 +433,8 @@ static void finish(struct sp_result *r, enum sp_sort key, size_t top)
 		r->ngroups = n;
 		sp_keymap_free(&r->gindex);	/* indexes are stale now */
 	}
-	qsort_r(r->groups, r->ngroups, sizeof(*r->groups), cmp_groups, &ctx);
+	if (r->ngroups > 1)
+		qsort_r(r->groups, r->ngroups, sizeof(*r->groups), cmp_groups, &ctx);
 	r->nshown = top && top < r->ngroups ? (uint32_t)top : r->ngroups;
 }
 

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer harness for the parser (and what renders parsed input).
+ *
+ * Each input is parsed once as a single snapshot and once as a stream of
+ * snapshots; a snapshot that parses is then rendered in every view and
+ * format, and two consecutive snapshots of a stream go through sp_delta().
+ * Output goes to /dev/null.  Any crash, sanitizer report or leak fails.
+ *
+ *   make fuzz FUZZ_TIME=600
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedpoints.h"
+
+static FILE *devnull(void)
+{
+	static FILE *fp;	/* opened once for the whole run */
+
+	if (!fp)
+		fp = fopen("/dev/null", "w");
+	if (!fp)
+		abort();
+	return fp;
+}
+
+static void render_all(const struct sp_store *st, bool delta)
+{
+	static const enum sp_view views[] = {
+		SP_VIEW_SITES, SP_VIEW_TASKS, SP_VIEW_SITE, SP_VIEW_TASK,
+		SP_VIEW_MATRIX,
+	};
+	static const enum sp_format formats[] = {
+		SP_FMT_TABLE, SP_FMT_CSV, SP_FMT_JSON, SP_FMT_FOLDED,
+		SP_FMT_PROM, SP_FMT_SVG,
+	};
+	char *mods[] = { (char *)"*" };
+	size_t v, f;
+
+	for (v = 0; v < sizeof(views) / sizeof(views[0]); v++) {
+		for (f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
+			struct sp_opts o = { 0 };
+			struct sp_out out = { .fp = devnull(), .o = &o };
+
+			if (formats[f] == SP_FMT_SVG && views[v] != SP_VIEW_MATRIX)
+				continue;
+			o.view = views[v];
+			o.view_arg = "do_nanosleep";
+			o.task_pid = st->nrows ? st->rows[0].pid : 0;
+			o.format = formats[f];
+			o.group = (enum sp_group_by)((v + f) % 3);
+			o.by = (enum sp_task_by)(f % 3);
+			o.sort = (enum sp_sort)((v * 6 + f) % 7);
+			o.top = f & 1 ? 3 : 0;
+			o.f.modules = mods;
+			o.f.nmodules = f == 2;
+			sp_render(&out, st, delta, delta ? 1.5 : 0);
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sp_reader r;
+	struct sp_store st, prev;
+	struct sp_error err;
+	bool have_prev = false;
+	int i;
+
+	sp_reader_init_mem(&r, (const char *)data, size, "fuzz");
+	sp_store_init(&st, "fuzz");
+	if (sp_parse_snapshot(&r, &st, false, &err) > 0)
+		render_all(&st, false);
+	else if (!strstr(err.msg, "fuzz"))
+		abort();	/* every error names the input */
+	sp_store_free(&st);
+	sp_reader_free(&r);
+
+	sp_reader_init_mem(&r, (const char *)data, size, "fuzz");
+	for (i = 0; i < 4; i++) {
+		sp_store_init(&st, "fuzz");
+		if (sp_parse_snapshot(&r, &st, true, &err) <= 0) {
+			sp_store_free(&st);
+			break;
+		}
+		if (have_prev) {
+			char why[512];
+
+			if (!sp_delta(&st, &prev, why, sizeof(why)))
+				render_all(&st, true);
+			sp_store_free(&prev);
+		}
+		prev = st;
+		have_prev = true;
+	}
+	if (have_prev)
+		sp_store_free(&prev);
+	sp_reader_free(&r);
+	return 0;
+}
