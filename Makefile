@@ -1,0 +1,47 @@
+# sched-points: schedule-point accounting for Linux.
+# `make demo` and `make check` are the two commands; see README.md.
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: help demo check kernel tree export-patches selftests initramfs shell clean distclean
+
+help:
+	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
+	@echo "make check           every test: host tests, then kselftests in the guest"
+	@echo "make kernel          build the patched kernel (build/linux/obj)"
+	@echo "make tree            make the kernel work tree (build/linux) from patches/"
+	@echo "make export-patches  write the tree's commits back to patches/"
+	@echo "make shell           an interactive guest on this console"
+	@echo "Variables: KERNEL_SRC=DIR (another 6.12.y tree), SP_INJECT=fail|panic|hang"
+
+demo:
+	$(S)/demo.sh
+
+check:
+	$(S)/check.sh
+
+tree:
+	$(S)/install-deps.sh
+	$(S)/prepare-tree.sh
+
+kernel:
+	$(S)/install-deps.sh
+	$(S)/build-kernel.sh
+
+export-patches:
+	$(S)/export-patches.sh
+
+selftests: kernel
+	$(S)/build-selftests.sh
+
+initramfs: selftests
+	$(S)/build-initramfs.sh
+
+shell: initramfs
+	$(S)/run-guest.sh shell
+
+clean:
+	rm -rf build/linux/obj build/initramfs* build/guest-*
+
+distclean:
+	rm -rf build

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Make the guest's initramfs: busybox (static), the /init of scripts/guest,
+# the kselftests in kselftest layout with their test modules, and the
+# pivot tool built statically when it exists.
+set -euo pipefail
+if [ "${1:-}" = --help ]; then
+	echo "usage: $0    (after build-kernel.sh and build-selftests.sh)"
+	exit 0
+fi
+source "$(dirname "$0")/env.sh"
+root=$BUILD/initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,proc,sys,dev,tmp,host,etc}
+cp /bin/busybox "$root/bin/busybox"
+file -L "$root/bin/busybox" | grep -q 'statically linked' ||
+	die "/bin/busybox is not static: install busybox-static"
+install -m 755 "$REPO/scripts/guest/init" "$root/init"
+install -m 755 "$REPO"/scripts/guest/guest-* "$root/sbin/"
+install -m 755 "$REPO/scripts/guest/timeout" "$root/usr/bin/timeout"
+echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
+echo 'nobody:x:65534:65534:nobody:/:/bin/false' >>"$root/etc/passwd"
+ks=$OBJ/kselftest/kselftest_install
+[ -x "$ks/run_kselftest.sh" ] || die "no kselftests in $ks (scripts/build-selftests.sh)"
+cp -a "$ks" "$root/kselftest"
+if [ -f "$REPO/tools/schedpoints/Makefile" ]; then
+	make -s -C "$REPO/tools/schedpoints" static >/dev/null ||
+		die "cannot build the pivot tool statically"
+	install -m 755 "$REPO/tools/schedpoints/schedpoints-static" "$root/bin/schedpoints"
+fi
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) |
+	gzip -1 >"$BUILD/initramfs.cpio.gz"
+note "initramfs: $BUILD/initramfs.cpio.gz ($(du -h "$BUILD/initramfs.cpio.gz" | cut -f1))"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Configure the kernel: tinyconfig plus the fragments named in $FRAGMENTS
+# (default: every kernel-config/*.config but debug*), then olddefconfig.
+# Fails listing every fragment line that did not take effect.
+set -euo pipefail
+if [ "${1:-}" = --help ]; then
+	echo "usage: [FRAGMENTS='a.config b.config'] $0"
+	exit 0
+fi
+source "$(dirname "$0")/env.sh"
+cd "$REPO/kernel-config"
+: "${FRAGMENTS:=$(ls ./*.config | grep -v '/debug' | xargs -n1 basename | tr '\n' ' ')}"
+frags=()
+for f in $FRAGMENTS; do
+	[ -f "$f" ] || die "no fragment kernel-config/$f"
+	frags+=("$REPO/kernel-config/$f")
+done
+mkdir -p "$OBJ"
+want=$(cat "${frags[@]}" | grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' | sort -u)
+# Configure only when the fragments changed since the last configuration.
+stamp=$OBJ/.sched-points-config
+if [ -f "$OBJ/.config" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+	exit 0
+fi
+note "configuring: tinyconfig + $FRAGMENTS"
+kmake -s tinyconfig >/dev/null
+(cd "$OBJ" && "$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config "${frags[@]}" >/dev/null)
+kmake -s olddefconfig >/dev/null
+missing=$(grep -vxF -f "$OBJ/.config" <<<"$want" |
+	grep -v ' is not set' || true)
+# "# X is not set" lines hold when X is absent or unset.
+while read -r line; do
+	[ -n "$line" ] || continue
+	sym=${line#\# }; sym=${sym%% *}
+	grep -q "^$sym=" "$OBJ/.config" && missing+=$'\n'"$line"
+done < <(grep ' is not set' <<<"$want" || true)
+if [ -n "${missing//$'\n'/}" ]; then
+	echo "These fragment lines did not take effect (missing dependency?):" >&2
+	echo "$missing" | sed '/^$/d; s/^/  /' >&2
+	rm -f "$stamp"
+	exit 1
+fi
+echo "$want" >"$stamp"

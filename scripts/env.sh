@@ -1,0 +1,27 @@
+# shellcheck shell=bash
+# Shared settings for the sched-points scripts; sourced, never run.
+# Every path can be overridden from the environment.
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+# The kernel work tree (git: pristine commit + one commit per patch).
+TREE=${TREE:-$BUILD/linux}
+# Out-of-tree objects: a direct subdirectory of the tree, so that ccache
+# sees the same relative paths from any checkout (see the notes).
+OBJ=${OBJ:-$TREE/obj}
+# ccache lives outside the checkout so that CI and fresh clones reuse it.
+export CCACHE_DIR=${CCACHE_DIR:-/var/cache/sched-points/ccache}
+export CCACHE_BASEDIR=$REPO
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export KBUILD_BUILD_USER=sched-points
+export KBUILD_BUILD_HOST=builder
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+JOBS=${JOBS:-$(nproc)}
+
+die() { echo "$(basename "$0"): error: $*" >&2; exit 1; }
+note() { echo "==> $*" >&2; }
+
+kmake() {
+	make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$JOBS" "$@"
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Boot the guest in QEMU and bring its verdict back as our exit status.
+#
+#   run-guest.sh MODE      MODE is check, demo, bench or shell
+#
+# TCG by default (KVM only when the CPU has vmx/svm and SP_KVM=1). The
+# console goes to build/guest-MODE/console.log; the guest writes its
+# output and verdict to build/guest-MODE/ over 9p. No verdict (panic, hang,
+# timeout, QEMU failure) is a failure, and so is any kernel splat on the
+# console. Environment: SP_TIMEOUT (s, default 900), SP_SMP (2),
+# SP_MEM (1024M), SP_APPEND (extra kernel arguments), SP_INJECT
+# (fail|panic|hang: show that each one fails the run), SP_KERNEL (bzImage),
+# SP_QEMU_ARGS (extra QEMU arguments).
+set -euo pipefail
+mode=${1:-}
+case $mode in
+check|demo|bench|shell) ;;
+--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+*) echo "usage: $0 check|demo|bench|shell" >&2; exit 2 ;;
+esac
+source "$(dirname "$0")/env.sh"
+kernel=${SP_KERNEL:-$OBJ/arch/x86/boot/bzImage}
+initrd=$BUILD/initramfs.cpio.gz
+[ -f "$kernel" ] || die "no kernel image $kernel"
+[ -f "$initrd" ] || die "no initramfs $initrd"
+out=$BUILD/guest-$mode
+rm -rf "$out"
+mkdir -p "$out/share"
+accel=tcg
+if [ "${SP_KVM:-0}" = 1 ] && grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
+	accel=kvm
+fi
+append="console=ttyS0 panic=-1 loglevel=4 sp.mode=$mode"
+[ -z "${SP_INJECT:-}" ] || append+=" sp.inject=$SP_INJECT"
+append+=" ${SP_APPEND:-}"
+qemu=(qemu-system-x86_64 -accel "$accel" -smp "${SP_SMP:-2}" -m "${SP_MEM:-1024M}"
+      -kernel "$kernel" -initrd "$initrd" -append "$append"
+      -no-reboot -display none -monitor none
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04
+      -virtfs "local,path=$out/share,mount_tag=spout,security_model=none"
+      ${SP_QEMU_ARGS:-})
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}" -serial mon:stdio
+fi
+note "booting the guest ($accel, ${SP_SMP:-2} CPUs, mode $mode); console: $out/console.log"
+start=$SECONDS
+set +e
+timeout --foreground -k 10 "${SP_TIMEOUT:-900}" "${qemu[@]}" -serial "file:$out/console.log"
+qemu_rc=$?
+set -e
+note "guest ran $((SECONDS - start)) s (QEMU exit status $qemu_rc)"
+
+fail=0
+splats=$(grep -nE 'BUG:|WARNING:|Oops|Call Trace|possible recursive locking|lockdep|KASAN|UBSAN|Kernel panic' \
+	"$out/console.log" || true)
+if [ -n "$splats" ]; then
+	echo "kernel splat on the guest console ($out/console.log):" >&2
+	echo "$splats" | head -40 >&2
+	fail=1
+fi
+if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+	echo "guest timed out after ${SP_TIMEOUT:-900} s" >&2
+	fail=1
+fi
+if [ ! -f "$out/share/verdict" ]; then
+	echo "no verdict from the guest (panic, hang or QEMU failure); console tail:" >&2
+	tail -20 "$out/console.log" >&2
+	exit 1
+fi
+guest_rc=$(sed -n 's/^rc=//p' "$out/share/verdict")
+[ "$guest_rc" = 0 ] || fail=1
+exit $fail
