@@ -62,6 +62,10 @@
 #define LOCKDEP_STATS	"/proc/lockdep_stats"
 #define SP_MOD_SLEEP	SP_DEBUGFS "/sched_points_test/sleep"
 
+/* Per-test timeouts (s), generous for a TCG guest. */
+#define T_SHORT		60
+#define T_LONG		180
+
 /* Taints that mean the kernel complained: B (bad page), D, W, L. */
 #define BAD_TAINTS	((1ULL << 5) | (1ULL << 7) | (1ULL << 9) | (1ULL << 14))
 
@@ -352,7 +356,7 @@ FIXTURE_TEARDOWN(sp)
 /* ---------------------------------------------------------------------- */
 /* 1. nanosleep: count >= N at do_nanosleep for the task's own pid */
 
-TEST_F(sp, nanosleep_counted)
+TEST_F_TIMEOUT(sp, nanosleep_counted, T_SHORT)
 {
 	char err[SP_ERR_MAX];
 	const struct sp_entry *e;
@@ -392,7 +396,7 @@ TEST_F(sp, nanosleep_counted)
 /* ---------------------------------------------------------------------- */
 /* 2. a module's schedule point: "[module]", readable after unload */
 
-TEST_F_TIMEOUT(sp, module_point, 120)
+TEST_F_TIMEOUT(sp, module_point, T_LONG)
 {
 	char path[PATH_MAX], err[SP_ERR_MAX], sym[SP_SYM_MAX];
 	unsigned long long before, after;
@@ -482,7 +486,7 @@ static void *thr_sleep(void *p)
 	return NULL;
 }
 
-TEST_F(sp, threads_and_exited_task)
+TEST_F_TIMEOUT(sp, threads_and_exited_task, T_SHORT)
 {
 	struct thr_arg a[2] = { { .name = "sp_thr_a" }, { .name = "sp_thr_b" } };
 	char err[SP_ERR_MAX];
@@ -526,7 +530,7 @@ TEST_F(sp, threads_and_exited_task)
 /* ---------------------------------------------------------------------- */
 /* 4. disable stops counting, enable resumes it */
 
-TEST_F(sp, disable_stops_counting)
+TEST_F_TIMEOUT(sp, disable_stops_counting, T_SHORT)
 {
 	unsigned long long c1, c2, c3, en;
 	char err[SP_ERR_MAX];
@@ -605,12 +609,12 @@ static void check_reset(struct __test_metadata *_metadata, const char *path,
 	sp_view_free(&v);
 }
 
-TEST_F(sp, reset_debugfs)
+TEST_F_TIMEOUT(sp, reset_debugfs, T_SHORT)
 {
 	check_reset(_metadata, SP_RESET, "1", true);
 }
 
-TEST_F(sp, reset_proc_write)
+TEST_F_TIMEOUT(sp, reset_proc_write, T_SHORT)
 {
 	check_reset(_metadata, SP_PROC, "0", false);
 }
@@ -618,7 +622,7 @@ TEST_F(sp, reset_proc_write)
 /* ---------------------------------------------------------------------- */
 /* 6. a full table counts its misses in dropped; no resize while enabled */
 
-TEST_F_TIMEOUT(sp, overflow_counts_dropped, 120)
+TEST_F_TIMEOUT(sp, overflow_counts_dropped, T_LONG)
 {
 	char err[SP_ERR_MAX];
 	unsigned long long ent;
@@ -724,7 +728,7 @@ TEST_F_TIMEOUT(sp, overflow_counts_dropped, 120)
 /* ---------------------------------------------------------------------- */
 /* 7. bad writes: -EINVAL (or -EBUSY) and nothing changes */
 
-TEST_F(sp, bad_writes_enable)
+TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("2"), IN("-1"), IN("-0"), IN("abc"),
@@ -808,7 +812,7 @@ static void check_bad_resets(struct __test_metadata *_metadata,
 	EXPECT_EQ(0ULL, own_count(_metadata));
 }
 
-TEST_F(sp, bad_writes_reset)
+TEST_F_TIMEOUT(sp, bad_writes_reset, T_SHORT)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("0"), IN("2"), IN("-1"), IN("abc"),
@@ -822,7 +826,7 @@ TEST_F(sp, bad_writes_reset)
 	check_bad_resets(_metadata, SP_RESET, bad, ARRAY_LEN(bad), &good);
 }
 
-TEST_F(sp, bad_writes_proc)
+TEST_F_TIMEOUT(sp, bad_writes_proc, T_SHORT)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("1"), IN("2"), IN("-1"), IN("-0"),
@@ -836,7 +840,7 @@ TEST_F(sp, bad_writes_proc)
 	check_bad_resets(_metadata, SP_PROC, bad, ARRAY_LEN(bad), &good);
 }
 
-TEST_F(sp, bad_writes_entries)
+TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("abc"), IN("-1"), IN("-32"), IN("0"),
@@ -894,7 +898,7 @@ TEST_F(sp, bad_writes_entries)
 /* ---------------------------------------------------------------------- */
 /* 8. a comm cannot forge a line: it is escaped */
 
-TEST_F(sp, comm_escaped)
+TEST_F_TIMEOUT(sp, comm_escaped, T_SHORT)
 {
 	static const struct {
 		const char *comm;
@@ -926,7 +930,8 @@ TEST_F(sp, comm_escaped)
 		EXPECT_STREQ(names[i].shown, e->comm_raw);
 		EXPECT_STREQ(names[i].comm, e->comm);
 		for (r = 0; r < raw.nr; r++) {
-			if (raw.e[r].pid != (unsigned int)c[i].pid)
+			if (raw.e[r].pid != (unsigned int)c[i].pid ||
+			    !sp_is_nanosleep(&raw.e[r]))
 				continue;
 			EXPECT_STREQ(names[i].shown, raw.e[r].comm_raw);
 		}
@@ -938,7 +943,7 @@ TEST_F(sp, comm_escaped)
 /* ---------------------------------------------------------------------- */
 /* 9. privileges: root only, raw addresses per kptr_restrict */
 
-TEST_F(sp, file_modes)
+TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 {
 	static const struct {
 		const char *path;
@@ -960,7 +965,7 @@ TEST_F(sp, file_modes)
 	}
 }
 
-TEST_F(sp, unprivileged_open_denied)
+TEST_F_TIMEOUT(sp, unprivileged_open_denied, T_SHORT)
 {
 	pid_t pid;
 	int ret;
@@ -1026,7 +1031,7 @@ static bool kallsyms_has(const char *func, unsigned long long addr)
 	return found;
 }
 
-TEST_F(sp, kptr_restrict_2_hides_addresses)
+TEST_F_TIMEOUT(sp, kptr_restrict_2_hides_addresses, T_SHORT)
 {
 	char err[SP_ERR_MAX];
 	struct sp_view v, raw;
@@ -1058,7 +1063,7 @@ TEST_F(sp, kptr_restrict_2_hides_addresses)
 	sp_view_free(&raw);
 }
 
-TEST_F(sp, kptr_restrict_0_root_sees_addresses)
+TEST_F_TIMEOUT(sp, kptr_restrict_0_root_sees_addresses, T_SHORT)
 {
 	char err[SP_ERR_MAX];
 	const struct sp_entry *e;
@@ -1120,7 +1125,7 @@ static int child_two_cpus(void *p)
 	return 0;
 }
 
-TEST_F(sp, percpu_merge)
+TEST_F_TIMEOUT(sp, percpu_merge, T_SHORT)
 {
 	unsigned long long on_a = 0, on_b = 0, merged, rawsum = 0;
 	struct two_cpus tc = { -1, -1 };
@@ -1334,7 +1339,7 @@ static void *stress_controller(void *p)
 	return NULL;
 }
 
-TEST_F_TIMEOUT(sp, stress, 180)
+TEST_F_TIMEOUT(sp, stress, T_LONG)
 {
 	struct stress s = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	int nhit = sysconf(_SC_NPROCESSORS_ONLN), i, nthr = 0;

@@ -24,8 +24,13 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+/* Overridable only to dry-run the suite's plumbing on fake files. */
+#ifndef SP_PROC
 #define SP_PROC		"/proc/sched_points"
+#endif
+#ifndef SP_DEBUGFS
 #define SP_DEBUGFS	"/sys/kernel/debug"
+#endif
 #define SP_DIR		SP_DEBUGFS "/sched_points"
 #define SP_ENABLE	SP_DIR "/enable"
 #define SP_RESET	SP_DIR "/reset"
