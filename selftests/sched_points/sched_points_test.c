@@ -275,8 +275,6 @@ struct sp_input {
 #define Z200		Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 \
 			Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10
 
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
-
 static ssize_t sp_write_input(const char *path, const struct sp_input *in,
 			      char *shown, size_t shownlen)
 {
@@ -386,7 +384,7 @@ TEST_F_TIMEOUT(sp, nanosleep_counted, T_SHORT)
 	EXPECT_GE(cnt, NS) TH_LOG("pid %d: %llu hits at do_nanosleep, want >= %llu",
 				  c.pid, cnt, NS);
 	e = sp_find(&v, c.pid, sp_is_nanosleep);
-	ASSERT_TRUE(e != NULL);
+	ASSERT_NE(NULL, e);
 	EXPECT_EQ((unsigned int)c.pid, e->tgid);
 	EXPECT_STREQ("sp_nsleep", e->comm);
 	EXPECT_STREQ("", e->module);
@@ -433,13 +431,13 @@ TEST_F_TIMEOUT(sp, module_point, T_LONG)
 		       SP_MOD_FUNC, SP_MOD_NAME, NS);
 	EXPECT_EQ(1, lines);
 	e = sp_find(&v, me, sp_is_module_sleep);
-	ASSERT_TRUE(e != NULL) {
+	ASSERT_NE(NULL, e) {
 		for (i = 0; i < v.nr; i++)
 			if (v.e[i].pid == (unsigned int)me)
 				TH_LOG("own line: %s", v.e[i].symbol);
 	}
 	EXPECT_EQ((unsigned int)getpid(), e->tgid);
-	strcpy(sym, e->symbol);
+	snprintf(sym, sizeof(sym), "%s", e->symbol);
 	TH_LOG("module schedule point: %s", sym);
 	sp_view_free(&v);
 
@@ -453,7 +451,7 @@ TEST_F_TIMEOUT(sp, module_point, T_LONG)
 	EXPECT_EQ(before, after);
 	EXPECT_EQ(1, lines);
 	e = sp_find(&v, me, sp_is_module_sleep);
-	ASSERT_TRUE(e != NULL);
+	ASSERT_NE(NULL, e);
 	EXPECT_STREQ(sym, e->symbol);
 	sp_view_free(&v);
 
@@ -514,14 +512,14 @@ TEST_F_TIMEOUT(sp, threads_and_exited_task, T_SHORT)
 		EXPECT_GE(sp_count(&v, a[i].tid, sp_is_nanosleep, NULL), NS)
 			TH_LOG("thread %s (%d)", a[i].name, a[i].tid);
 		e = sp_find(&v, a[i].tid, sp_is_nanosleep);
-		ASSERT_TRUE(e != NULL);
+		ASSERT_NE(NULL, e);
 		EXPECT_EQ((unsigned int)a[i].tid, e->pid);
 		EXPECT_EQ((unsigned int)getpid(), e->tgid);
 		EXPECT_STREQ(a[i].name, e->comm);
 	}
 	EXPECT_GE(sp_count(&v, c.pid, sp_is_nanosleep, NULL), NS);
 	e = sp_find(&v, c.pid, sp_is_nanosleep);
-	ASSERT_TRUE(e != NULL);
+	ASSERT_NE(NULL, e);
 	EXPECT_EQ((unsigned int)c.pid, e->tgid);
 	EXPECT_STREQ("sp_exiter", e->comm);
 	sp_view_free(&v);
@@ -749,7 +747,7 @@ TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
 
 	for (state = 0; state <= 1; state++) {
 		ASSERT_EQ(0, sp_write_uint(SP_ENABLE, state));
-		for (i = 0; i < ARRAY_LEN(bad); i++) {
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
 			r = sp_write_input(SP_ENABLE, &bad[i], shown,
 					   sizeof(shown));
 			EXPECT_EQ(-EINVAL, r)
@@ -759,7 +757,7 @@ TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
 				TH_LOG("write %s changed enable", shown);
 		}
 	}
-	for (i = 0; i < ARRAY_LEN(good); i++) {
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		r = sp_write_input(SP_ENABLE, &good[i], shown, sizeof(shown));
 		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
 		ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
@@ -823,7 +821,7 @@ TEST_F_TIMEOUT(sp, bad_writes_reset, T_SHORT)
 	};
 	static const struct sp_input good = IN("1\n");
 
-	check_bad_resets(_metadata, SP_RESET, bad, ARRAY_LEN(bad), &good);
+	check_bad_resets(_metadata, SP_RESET, bad, ARRAY_SIZE(bad), &good);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_proc, T_SHORT)
@@ -837,7 +835,7 @@ TEST_F_TIMEOUT(sp, bad_writes_proc, T_SHORT)
 	};
 	static const struct sp_input good = IN("0\n");
 
-	check_bad_resets(_metadata, SP_PROC, bad, ARRAY_LEN(bad), &good);
+	check_bad_resets(_metadata, SP_PROC, bad, ARRAY_SIZE(bad), &good);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
@@ -864,7 +862,7 @@ TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 	c0 = own_count(_metadata);
 	ASSERT_GE(c0, NS);
 
-	for (i = 0; i < ARRAY_LEN(bad); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		r = sp_write_input(SP_ENTRIES, &bad[i], shown, sizeof(shown));
 		EXPECT_EQ(-EINVAL, r) TH_LOG("write %s", shown);
 		ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
@@ -877,7 +875,7 @@ TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	EXPECT_EQ(-EBUSY, sp_write(SP_ENTRIES, "32"));
 	EXPECT_EQ(-EBUSY, sp_write(SP_ENTRIES, "64"));
-	for (i = 0; i < ARRAY_LEN(bad); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		r = sp_write_input(SP_ENTRIES, &bad[i], shown, sizeof(shown));
 		EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
 			TH_LOG("enabled, write %s: %zd", shown, r);
@@ -907,13 +905,13 @@ TEST_F_TIMEOUT(sp, comm_escaped, T_SHORT)
 		{ "a\nb\tc d", "a\\012b\\011c\\040d" },
 		{ "x\\y\x7f\xff\x01 z", "x\\134y\\177\\377\\001\\040z" },
 	};
-	struct sp_child c[ARRAY_LEN(names)];
+	struct sp_child c[ARRAY_SIZE(names)];
 	char err[SP_ERR_MAX];
 	const struct sp_entry *e;
 	struct sp_view v, raw;
 	size_t i, r;
 
-	for (i = 0; i < ARRAY_LEN(names); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		ASSERT_EQ(0, sp_child_start(&c[i], names[i].comm,
 					    child_nanosleep,
 					    (void *)(long)N_SLEEPS));
@@ -924,9 +922,9 @@ TEST_F_TIMEOUT(sp, comm_escaped, T_SHORT)
 	/* the strict parser fails on any extra or broken line */
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
-	for (i = 0; i < ARRAY_LEN(names); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		e = sp_find(&v, c[i].pid, sp_is_nanosleep);
-		ASSERT_TRUE(e != NULL);
+		ASSERT_NE(NULL, e);
 		EXPECT_STREQ(names[i].shown, e->comm_raw);
 		EXPECT_STREQ(names[i].comm, e->comm);
 		for (r = 0; r < raw.nr; r++) {
@@ -955,7 +953,7 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 	struct stat st;
 	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(files); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		ASSERT_EQ(0, stat(files[i].path, &st))
 			TH_LOG("%s: %s", files[i].path, strerror(errno));
 		EXPECT_EQ(files[i].mode, (unsigned int)(st.st_mode & 07777))
@@ -1042,7 +1040,7 @@ TEST_F_TIMEOUT(sp, kptr_restrict_2_hides_addresses, T_SHORT)
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
 
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
-	ASSERT_TRUE(sp_find(&v, gettid(), sp_is_nanosleep) != NULL);
+	ASSERT_NE(NULL, sp_find(&v, gettid(), sp_is_nanosleep));
 	for (i = 0; i < v.nr; i++)
 		if (v.e[i].address) {
 			if (!nz++)
@@ -1082,7 +1080,7 @@ TEST_F_TIMEOUT(sp, kptr_restrict_0_root_sees_addresses, T_SHORT)
 
 	/* the address is the symbol's: kallsyms(func) + off */
 	e = sp_find(&v, gettid(), sp_is_nanosleep);
-	ASSERT_TRUE(e != NULL);
+	ASSERT_NE(NULL, e);
 	EXPECT_TRUE(kallsyms_has(e->func, e->address - e->off))
 		TH_LOG("%016llx is not %s", e->address, e->symbol);
 	sp_view_free(&v);
@@ -1158,7 +1156,7 @@ TEST_F_TIMEOUT(sp, percpu_merge, T_SHORT)
 	EXPECT_EQ(1, lines) TH_LOG("(pid, do_nanosleep) not merged into 1 line");
 	EXPECT_GE(merged, 2 * NS);
 	e = sp_find(&v, c.pid, sp_is_nanosleep);
-	ASSERT_TRUE(e != NULL);
+	ASSERT_NE(NULL, e);
 
 	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
 	for (i = 0; i < raw.nr; i++) {
@@ -1353,7 +1351,7 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 		nhit = 1;
 	s.orig_entries = self->saved_entries;
 	t = calloc(nhit + 3, sizeof(*t));
-	ASSERT_TRUE(t != NULL);
+	ASSERT_NE(NULL, t);
 
 	for (i = 0; i < nhit; i++)
 		ASSERT_EQ(0, pthread_create(&t[nthr++], NULL, stress_hitter, &s));

@@ -87,8 +87,14 @@ struct sp_stats {
 /* ---------------------------------------------------------------------- */
 /* small utilities */
 
-static inline void sp_err(char *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
+#endif
+
+static inline void sp_err(char *err, const char *fmt, ...) __printf(2, 3);
 
 static inline void sp_err(char *err, const char *fmt, ...)
 {
@@ -108,13 +114,12 @@ static inline void sp_show_line(char *out, size_t outlen, const char *s,
 	for (i = 0; i < n && o + 5 < outlen; i++) {
 		unsigned char c = s[i];
 
-		if (c == '\t') {
+		if (c == '\t')
 			o += snprintf(out + o, outlen - o, "\\t");
-		} else if (c < 0x20 || c > 0x7e) {
+		else if (c < 0x20 || c > 0x7e)
 			o += snprintf(out + o, outlen - o, "\\x%02x", c);
-		} else {
+		else
 			out[o++] = c;
-		}
 	}
 	if (i < n && o + 4 < outlen)
 		o += snprintf(out + o, outlen - o, "...");
@@ -360,8 +365,10 @@ static inline bool sp_parse_symbol(const char *s, size_t n,
 	}
 	memcpy(e->symbol, s, n);
 	e->symbol[n] = '\0';
-	e->func[0] = e->module[0] = '\0';
-	e->off = e->len = 0;
+	e->func[0] = '\0';
+	e->module[0] = '\0';
+	e->off = 0;
+	e->len = 0;
 
 	if (n > 2 && s[0] == '0' && s[1] == 'x') {
 		unsigned long long a;
@@ -475,12 +482,13 @@ static inline bool sp_parse_comm(const char *s, size_t n, struct sp_entry *e,
 			}
 			e->comm[o++] = v;
 			i += 3;
-		} else if (sp_needs_escape(c)) {
+			continue;
+		}
+		if (sp_needs_escape(c)) {
 			*why = "comm: unescaped byte outside 0x21..0x7e";
 			return false;
-		} else {
-			e->comm[o++] = c;
 		}
+		e->comm[o++] = c;
 	}
 	e->comm[o] = '\0';
 	return true;
@@ -610,7 +618,7 @@ static const char * const sp_summary_names[] = {
 	"enabled", "cpus", "capacity", "used", "entries", "dropped",
 };
 
-#define SP_NR_SUMMARY (sizeof(sp_summary_names) / sizeof(sp_summary_names[0]))
+#define SP_NR_SUMMARY ARRAY_SIZE(sp_summary_names)
 
 /*
  * Parse /proc/sched_points text.  0, or -1 with a message in @err

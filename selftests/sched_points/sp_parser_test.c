@@ -104,7 +104,7 @@ TEST(good_variants)
 	struct sp_view v;
 	size_t i;
 
-	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		EXPECT_EQ(0, parse(good[i], &v, err))
 			TH_LOG("good[%zu]: %s", i, err);
 		sp_view_free(&v);
@@ -172,7 +172,7 @@ TEST(bad_header_and_summary)
 	struct sp_view v;
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-1, parse(bad[i], &v, err))
 			TH_LOG("bad[%zu] accepted", i);
 	}
@@ -233,7 +233,7 @@ TEST(bad_data_lines)
 	struct sp_view v;
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(text, sizeof(text), "%s%s", HEAD(1), bad[i]);
 		EXPECT_EQ(-1, parse(text, &v, err))
 			TH_LOG("bad[%zu] accepted", i);
@@ -261,7 +261,7 @@ TEST(bad_view_structure)
 	struct sp_view v;
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-1, parse(bad[i], &v, err))
 			TH_LOG("bad[%zu] accepted", i);
 	}
@@ -321,12 +321,12 @@ TEST(raw_and_stats)
 	EXPECT_EQ(16ULL, st.cpu[1].max_probe);
 	sp_stats_free(&st);
 
-	for (i = 0; i < sizeof(bad_stats) / sizeof(bad_stats[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad_stats); i++) {
 		EXPECT_EQ(-1, sp_parse_stats(bad_stats[i], strlen(bad_stats[i]),
 					     &st, err, "stats"))
 			TH_LOG("bad_stats[%zu] accepted", i);
 	}
-	for (i = 0; i < sizeof(bad_raw) / sizeof(bad_raw[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad_raw); i++) {
 		EXPECT_EQ(-1, sp_parse_raw(bad_raw[i], strlen(bad_raw[i]),
 					   &v, err, "raw"))
 			TH_LOG("bad_raw[%zu] accepted", i);
