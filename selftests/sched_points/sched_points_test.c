@@ -947,7 +947,7 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 		const char *path;
 		unsigned int mode;
 	} files[] = {
-		{ SP_PROC, 0400 }, { SP_ENABLE, 0600 }, { SP_RESET, 0200 },
+		{ SP_PROC, 0600 }, { SP_ENABLE, 0600 }, { SP_RESET, 0200 },
 		{ SP_ENTRIES, 0600 }, { SP_STATS, 0400 }, { SP_RAW, 0400 },
 	};
 	struct stat st;
