@@ -410,6 +410,7 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	o.sort = SP_SORT_COUNT;
+	opterr = 0;		/* say it ourselves, without argv[0]'s path */
 	while ((c = getopt_long(argc, argv, "f:F:o:pg:b:s:rn:i:c:hV",
 				long_options, NULL)) != -1) {
 		if (c == 'h') {
@@ -423,9 +424,17 @@ int main(int argc, char **argv)
 			free_opts(&o);
 			return SP_EXIT_OK;
 		}
-		if (c == '?' || parse_option(&o, c, optarg)) {
-			if (c == '?')
-				fputs("Try 'schedpoints --help'.\n", stderr);
+		if (c == '?') {
+			if (optopt)
+				usage_error("option '-%c' is unknown or needs an argument",
+					    optopt);
+			else
+				usage_error("option '%s' is unknown or needs an argument",
+					    argv[optind - 1]);
+			free_opts(&o);
+			return SP_EXIT_USAGE;
+		}
+		if (parse_option(&o, c, optarg)) {
 			free_opts(&o);
 			return SP_EXIT_USAGE;
 		}
