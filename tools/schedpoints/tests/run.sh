@@ -1,0 +1,441 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Host tests of schedpoints: tests/run.sh BINARY
+#
+# Prints one TAP line per test ("ok N - name" / "not ok N - name"), then
+# "N passed, N failed"; exits 1 if any test failed.  Tests check numbers
+# (totals across views, single slices), exact error messages and exit
+# statuses.  Any tests/fixtures/guest-*.txt (real captures from the guest)
+# is picked up and checked for totals that agree across views.
+#
+# FUZZ_SHORT=SECONDS (default 25, 0 to skip): bounded libFuzzer run.
+
+set -u
+BIN=${1:?usage: tests/run.sh BINARY}
+case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+T=$(cd "$(dirname "$0")" && pwd)
+TOP=$(dirname "$T")
+FIX=$T/fixtures
+OUT=$T/out
+FUZZ_SHORT=${FUZZ_SHORT:-25}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}
+export LC_ALL=C
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+n=0
+failed=0
+
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+	shift
+	for l in "$@"; do echo "#   $l"; done
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# eq NAME GOT WANT
+eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got:  $2" "want: $3"; fi
+}
+
+sp() { "$BIN" "$@"; }
+
+# Sum of the count field of the data lines of a snapshot file.
+input_total() {
+	awk -F '\t' 'h { s += $3 } /^pid\ttgid\tcount\t/ { h = 1 } END { printf "%d\n", s }' "$1"
+}
+
+# Sum of the CSV column named $1 read from stdin (header on line 1).  Fields
+# are split the RFC 4180 way, so quoted commas do not shift columns.
+AWK_CSV='
+function split_csv(line, f,    n, i, c, q, cur) {
+	n = 0; q = 0; cur = ""
+	for (i = 1; i <= length(line); i++) {
+		c = substr(line, i, 1)
+		if (q) {
+			if (c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+			else if (c == "\"") q = 0
+			else cur = cur c
+		} else if (c == "\"") q = 1
+		else if (c == ",") { f[++n] = cur; cur = "" }
+		else cur = cur c
+	}
+	f[++n] = cur
+	return n
+}'
+csv_sum() {
+	awk -v col="$1" "$AWK_CSV"'
+		NR == 1 { m = split_csv($0, h); for (i = 1; i <= m; i++) if (h[i] == col) c = i; next }
+		{ split_csv($0, f); s += f[c] } END { printf "%d\n", s }'
+}
+
+# Sum of the cells of a CSV matrix (every field after the 4th).
+csv_cells() {
+	awk "$AWK_CSV"'
+		NR > 1 { m = split_csv($0, f); for (i = 5; i <= m; i++) s += f[i] }
+		END { printf "%d\n", s }'
+}
+
+# Value of a JSON number field at the top level, without a JSON library.
+json_num() {
+	sed 's/"rows":.*//; s/"columns":.*//' |
+		sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" | head -n 1
+}
+
+# ---- unit tests (C) --------------------------------------------------------
+if [ -x "$T/unit" ]; then
+	"$T/unit" >"$OUT/unit.log" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		PASS\ *) pass "unit: ${line#PASS }" ;;
+		FAIL\ *) fail "unit: ${line#FAIL }" ;;
+		esac
+	done <"$OUT/unit.log"
+	[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "unit: exit status $rc" "$(tail -n 5 "$OUT/unit.log")"
+else
+	fail "unit test binary tests/unit is built"
+fi
+
+# ---- totals agree across views --------------------------------------------
+# For each snapshot: the sum of counts in the input equals the total of every
+# view that keeps all rows.
+totals_agree() {
+	f=$1
+	name=$(basename "$f")
+	want=$(input_total "$f")
+	got=""
+	for view in "sites" "sites -g function" "sites -g module" "tasks" \
+		"tasks -b tgid" "tasks -b comm"; do
+		# shellcheck disable=SC2086
+		s=$(sp -f "$f" -F csv $view | csv_sum count)
+		got="$got $view=$s"
+		[ "$s" = "$want" ] || { fail "$name: totals agree across views" \
+			"input total $want, '$view' sums to $s"; return; }
+	done
+	s=$(sp -f "$f" -F csv matrix | csv_sum count)
+	[ "$s" = "$want" ] || { fail "$name: matrix total" "input $want, matrix $s"; return; }
+	s=$(sp -f "$f" -F csv matrix | csv_cells)
+	[ "$s" = "$want" ] || { fail "$name: matrix cells total" "input $want, cells $s"; return; }
+	s=$(sp -f "$f" -F json tasks | json_num total)
+	[ "$s" = "$want" ] || { fail "$name: json total" "input $want, json $s"; return; }
+	s=$(sp -f "$f" -F folded matrix | awk '{ s += $NF } END { printf "%d\n", s }')
+	[ "$s" = "$want" ] || { fail "$name: folded total" "input $want, folded $s"; return; }
+	s=$(sp -f "$f" -F prometheus matrix | awk '/^sched_points_calls_total\{/ { s += $NF } END { printf "%d\n", s }')
+	[ "$s" = "$want" ] || { fail "$name: prometheus total" "input $want, prometheus $s"; return; }
+	pass "$name: total $want agrees across sites/tasks/matrix/json/folded/prometheus"
+}
+
+for f in "$FIX"/*.txt; do
+	case $(basename "$f") in guest-*) continue ;; esac
+	totals_agree "$f"
+done
+
+guests=0
+for f in "$FIX"/guest-*.txt; do
+	[ -e "$f" ] || continue
+	guests=$((guests + 1))
+	sp -f "$f" >/dev/null 2>"$OUT/guest.err"
+	eq "$(basename "$f"): parses" "$?:$(cat "$OUT/guest.err")" "0:"
+	totals_agree "$f"
+	lines=$(awk 'h { n++ } /^pid\ttgid\tcount\t/ { h = 1 } END { printf "%d\n", n }' "$f")
+	entries=$(sed -n 's/^entries \([0-9]*\)$/\1/p' "$f")
+	eq "$(basename "$f"): 'entries' matches the data lines" "$lines" "${entries:-$lines}"
+done
+[ $guests -gt 0 ] || skip "guest captures tests/fixtures/guest-*.txt" "none yet"
+
+# ---- slices, filters, sorting (basic.txt) ----------------------------------
+B=$FIX/basic.txt
+eq "sites: the busiest site and its count" \
+	"$(sp -f "$B" -F csv sites | sed -n 2p)" "65,2,do_nanosleep+0x6e/0x190"
+eq "sites -g function: offsets summed per function" \
+	"$(sp -f "$B" -F csv sites -g function | grep ',do_nanosleep$')" "72,3,do_nanosleep"
+eq "sites -g function: module function keeps its module" \
+	"$(sp -f "$B" -F csv sites -g function | sed -n 3p)" "35,1,sp_test_sleep_once [sched_points_test]"
+eq "sites -g module: core kernel, module, unknown address" \
+	"$(sp -f "$B" -F csv sites -g module | tr '\n' ' ')" \
+	"count,tasks,module 87,4,[vmlinux] 35,1,[sched_points_test] 1,1,[unknown] "
+eq "tasks: per task sums and distinct sites" \
+	"$(sp -f "$B" -F csv tasks | sed -n 2,3p | tr '\n' ' ')" \
+	"123,123,57,2,sleeper 130,129,35,2,my thread "
+eq "tasks -b tgid: threads summed, leader's name" \
+	"$(sp -f "$B" -F csv tasks -b tgid | grep '^129,')" "129,42,2,3,my thread"
+eq "tasks -b comm: pids summed per name" \
+	"$(sp -f "$B" -F csv tasks -b comm | grep 'sleeper')" "77,2,2,sleeper"
+eq "site FUNCTION: the tasks of one function" \
+	"$(sp -f "$B" -F csv site do_nanosleep | tr '\n' ' ')" \
+	"pid,tgid,count,sites,comm 123,123,45,1,sleeper 124,124,20,1,sleeper 129,129,7,1,my thread "
+eq "site SYMBOL: exact call site only" \
+	"$(sp -f "$B" -F csv site do_nanosleep+0x80/0x190 | csv_sum count)" "7"
+eq "site SYMBOL without [module]" \
+	"$(sp -f "$B" -F csv site sp_test_sleep_once+0x60/0x90 | csv_sum count)" "5"
+eq "site [module]" \
+	"$(sp -f "$B" -F csv site '[sched_points_test]' | sed -n 2p)" "130,129,35,2,my thread"
+eq "site [vmlinux]" \
+	"$(sp -f "$B" -F csv site '[vmlinux]' | csv_sum count)" "87"
+eq "site 0xADDR" \
+	"$(sp -f "$B" -F csv site 0xffffffffc0009999 | csv_sum count)" "1"
+sp -f "$B" site no_such_function >"$OUT/o" 2>"$OUT/e"
+eq "site with no match: exit 0, said on stderr" "$?:$(cat "$OUT/e")" \
+	"0:schedpoints: no call site matches 'no_such_function'"
+eq "task PID: one task's sites" \
+	"$(sp -f "$B" -F csv task 123 | tr '\n' ' ')" \
+	"pid,tgid,count,comm,site 123,123,45,sleeper,do_nanosleep+0x6e/0x190 123,123,12,sleeper,schedule_timeout+0x9d/0x160 "
+eq "task PID -g module" \
+	"$(sp -f "$B" -F csv task 130 -g module | sed -n 2p)" "130,129,35,my thread,[sched_points_test]"
+eq "--comm glob" "$(sp -f "$B" -F csv tasks --comm 'sl*' | csv_sum count)" "77"
+eq "--comm matches the decoded name" "$(sp -f "$B" -F csv tasks --comm 'my thread' | csv_sum count)" "42"
+eq "--module name" "$(sp -f "$B" -F csv sites --module sched_points_test | csv_sum count)" "35"
+eq "--module [name]" "$(sp -f "$B" -F csv sites --module '[sched_points_test]' | csv_sum count)" "35"
+eq "--module vmlinux" "$(sp -f "$B" -F csv sites --module vmlinux | csv_sum count)" "87"
+eq "--symbol glob" "$(sp -f "$B" -F csv tasks --symbol 'do_nano*' | csv_sum count)" "72"
+eq "--symbol function name" "$(sp -f "$B" -F csv tasks --symbol do_nanosleep | csv_sum count)" "72"
+eq "--pid list" "$(sp -f "$B" -F csv sites --pid 123,124 | csv_sum count)" "77"
+eq "--tgid" "$(sp -f "$B" -F csv sites --tgid 129 | csv_sum count)" "42"
+eq "filters combine (and), values of one filter (or)" \
+	"$(sp -f "$B" -F csv sites --pid 123 --pid 129 --symbol 'do_*' | csv_sum count)" "52"
+eq "-n: top N rows" "$(sp -f "$B" -F csv tasks -n 2 | wc -l | tr -d ' ')" "3"
+eq "--sort pid" "$(sp -f "$B" -F csv tasks --sort pid | sed -n 2p | cut -d, -f1)" "1"
+eq "--sort pid -r" "$(sp -f "$B" -F csv tasks --sort pid -r | sed -n 2p | cut -d, -f1)" "200"
+eq "--sort name (sites: by site)" "$(sp -f "$B" -F csv sites --sort name | sed -n 2p)" "1,1,0xffffffffc0009999"
+eq "--sort comm" "$(sp -f "$B" -F csv tasks --sort comm | sed -n 2p | cut -d, -f5)" "init"
+eq "matrix -n 2: 2 rows, 2 columns" \
+	"$(sp -f "$B" -F csv matrix -n 2 | tr '\n' ' ')" \
+	"pid,tgid,comm,count,do_nanosleep+0x6e/0x190,sp_test_sleep_once+0x4a/0x90 [sched_points_test] 123,123,sleeper,57,45,0 130,129,my thread,35,0,30 "
+eq "matrix table: a cell" \
+	"$(sp -f "$B" matrix | awk '$1 == 123 { print $4, $5, $7 }')" "57 45 12"
+sp -f "$B" tasks >"$OUT/table"
+eq "table: header, footer with the total" \
+	"$(grep -c '^PID  TGID  COUNT' "$OUT/table"):$(tail -n 1 "$OUT/table")" "1:total 123  tasks 6"
+eq "stdin with -f -" "$(sp -f - -F csv sites <"$B" | csv_sum count)" "123"
+
+# ---- formats: names that try to forge fields --------------------------------
+E=$FIX/escapes.txt
+sp -f "$E" -F csv tasks >"$OUT/e.csv"
+eq "csv: comma and quote quoted (RFC 4180)" "$(grep '^10,' "$OUT/e.csv")" '10,10,7,1,"a,b""c"'
+eq "csv: control bytes in display form, one line per row" "$(wc -l <"$OUT/e.csv" | tr -d ' ')" "8"
+eq "csv: tab/newline/CR escaped" "$(grep '^12,' "$OUT/e.csv")" '12,12,5,1,tab\011nl\012cr\015'
+eq "csv: valid UTF-8 kept, invalid byte escaped" "$(grep '^14,' "$OUT/e.csv")" "14,14,3,1,café\\377"
+eq "csv: backslash escaped so the form is one to one" "$(grep '^13,' "$OUT/e.csv")" '13,13,4,1,back\134slash'
+sp -f "$E" -F folded matrix >"$OUT/e.folded"
+eq "folded: ';' in a name does not add a frame" "$(grep '^x' "$OUT/e.folded")" 'x\073y;do_nanosleep+0x6e/0x190 6'
+eq "folded: every line is 'frames count' with 2 frames" \
+	"$(awk '{ c = $NF; $NF = ""; if (c !~ /^[0-9]+$/ || gsub(/;/, ";") != 1) bad++ } END { print bad + 0 }' "$OUT/e.folded")" "0"
+sp -f "$E" -F prometheus tasks >"$OUT/e.prom"
+eq "prometheus: quote escaped in a label value" \
+	"$(grep 'pid="10"' "$OUT/e.prom")" 'sched_points_calls_total{pid="10",tgid="10",comm="a,b\"c"} 7'
+eq "prometheus: backslash escaped in a label value" \
+	"$(grep 'pid="13"' "$OUT/e.prom")" 'sched_points_calls_total{pid="13",tgid="13",comm="back\\134slash"} 4'
+eq "prometheus: every line is a comment or 'name{labels} value'" \
+	"$(grep -Evc '^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="([^"\\]|\\["\\n])*",?)+\})? [0-9.e+-]+)$' "$OUT/e.prom")" "0"
+eq "prometheus: HELP and TYPE for each family" \
+	"$(grep -c '^# TYPE' "$OUT/e.prom"):$(grep -c '^# HELP' "$OUT/e.prom")" "7:7"
+sp -f "$E" -F json tasks >"$OUT/e.json"
+if command -v python3 >/dev/null 2>&1; then
+	eq "json: valid, names round-trip in display form" \
+		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total"], [r["comm"] for r in d["rows"]][:3])' "$OUT/e.json")" \
+		"28 ['a,b\"c', 'x;y', 'tab\\\\011nl\\\\012cr\\\\015']"
+	sp -f "$B" -F json -p matrix >"$OUT/m.json"
+	eq "json: matrix cells sum to the total" \
+		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total"], sum(sum(r["cells"]) for r in d["rows"]), len(d["columns"]))' "$OUT/m.json")" \
+		"123 123 6"
+else
+	skip "json: valid" "no python3"
+	skip "json: matrix" "no python3"
+fi
+sp -f "$E" heatmap -o "$OUT/e.svg" >"$OUT/o"
+eq "heatmap -o prints the path written" "$?:$(cat "$OUT/o")" "0:$OUT/e.svg"
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout "$OUT/e.svg" 2>"$OUT/x"
+	eq "heatmap: well-formed XML with hostile names" "$?:$(cat "$OUT/x")" "0:"
+elif command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$OUT/e.svg" 2>"$OUT/x"
+	eq "heatmap: well-formed XML with hostile names" "$?:$(cat "$OUT/x")" "0:"
+else
+	skip "heatmap: well-formed XML" "no xmllint, no python3"
+fi
+sp -f "$B" heatmap >"$OUT/b.svg"
+eq "heatmap: one cell per task x site, labels, legend" \
+	"$(grep -c '<rect x=.*<title>' "$OUT/b.svg"):$(grep -c 'rotate(-45)' "$OUT/b.svg"):$(grep -c 'linearGradient id' "$OUT/b.svg")" "36:6:1"
+eq "heatmap: a cell's tooltip holds its count" \
+	"$(grep -c '<title>sleeper (123) at do_nanosleep+0x6e/0x190: count 45</title>' "$OUT/b.svg")" "1"
+eq "heatmap -n 2: 2 x 2 cells" "$(sp -f "$B" heatmap -n 2 | grep -c '<rect x=.*<title>')" "4"
+sp -f "$B" -F csv sites -o "$OUT/s.csv" >"$OUT/o"
+eq "-o: file holds the output, path printed" \
+	"$(cat "$OUT/o"):$(csv_sum count <"$OUT/s.csv"):$(ls "$OUT" | grep -c tmp)" "$OUT/s.csv:123:0"
+
+# ---- minor version, unknown summary, build ids, reused pid -----------------
+M=$FIX/minor.txt
+eq "version 1.x accepted, unknown summary ignored" "$(sp -f "$M" -F json sites | json_num total)" "86"
+eq "same symbol at two addresses (module reloaded) is one site" \
+	"$(sp -f "$M" -F csv sites | grep ext4_foo)" "75,1,ext4_foo+0x10/0x40 [ext4 0123456789abcdef]"
+eq "module name without build id" "$(sp -f "$M" -F csv sites -g module | sed -n 2p)" "75,1,[ext4]"
+eq "dropped shown as a warning" "$(sp -f "$M" sites | grep -c '^warning: 17 hits were dropped')" "1"
+eq "summary in prometheus" "$(sp -f "$M" -F prom sites | grep -E '^sched_points_(dropped_total|capacity) ' | tr '\n' ' ')" \
+	"sched_points_capacity 16 sched_points_dropped_total 17 "
+
+# ---- interval mode -----------------------------------------------------------
+cp "$FIX/a.txt" "$OUT/a.txt"
+cp "$FIX/b.txt" "$OUT/b.txt"
+touch -d '2024-01-01 00:00:00' "$OUT/a.txt"
+touch -d '2024-01-01 00:00:10' "$OUT/b.txt"
+eq "diff -i: deltas and rates" \
+	"$(sp -F csv diff "$FIX/a.txt" "$FIX/b.txt" -i 4 tasks | tr '\n' ' ')" \
+	"pid,tgid,delta,rate,count,sites,comm 123,123,60,15.000,100,1,sleeper 130,129,20,5.000,30,1,my thread 150,150,8,2.000,8,1,kworker/0:1 "
+eq "diff: rows that did not move are left out" \
+	"$(sp -F csv diff "$FIX/a.txt" "$FIX/b.txt" -i 4 tasks | grep -c '^124,')" "0"
+eq "diff: interval from file times" \
+	"$(sp -F json diff "$OUT/a.txt" "$OUT/b.txt" | sed 's/.*"interval":\([0-9.]*\),.*"total_delta":\([0-9]*\),"rate":\([0-9.]*\).*/\1 \2 \3/')" "10 88 8.8"
+eq "diff: sites view sums deltas" "$(sp -F csv diff "$FIX/a.txt" "$FIX/b.txt" sites | csv_sum delta)" "88"
+eq "diff: no interval, no rate" "$(sp -F csv diff "$FIX/a.txt" "$FIX/b.txt" sites -g module | sed -n 2p)" "68,,128,2,[vmlinux]"
+sp diff "$FIX/b.txt" "$FIX/reset.txt" >"$OUT/o" 2>"$OUT/e"
+eq "diff across a reset: refused, said" "$?:$(cat "$OUT/o"):$(grep -c 'counters went back.*count 100 -> 5' "$OUT/e")" "1::1"
+cat "$FIX/a.txt" "$FIX/b.txt" "$FIX/reset.txt" "$FIX/c.txt" >"$OUT/stream.txt"
+sp top -f - -i 2 -c 3 -F csv <"$OUT/stream.txt" >"$OUT/top.csv" 2>"$OUT/top.err"
+eq "top on a stream: exit 0" "$?" "0"
+eq "top: sample 1 deltas and rates" "$(grep '^1,' "$OUT/top.csv" | tr '\n' ' ')" \
+	"1,60,30.000,120,1,do_nanosleep+0x6e/0x190 1,20,10.000,30,1,sp_test_sleep_once+0x4a/0x90 [sched_points_test] 1,8,4.000,8,1,schedule_timeout+0x9d/0x160 "
+eq "top: reset detected, said, not shown as a rate" \
+	"$(grep -c '^2,' "$OUT/top.csv"):$(cat "$OUT/top.err")" \
+	"0:schedpoints: sample 2: counters went back between snapshots (pid 123 'sleeper' at do_nanosleep+0x6e/0x190: count 100 -> 5); the interval restarts from this snapshot"
+eq "top: the interval restarts from the new snapshot" "$(grep '^3,' "$OUT/top.csv")" "3,4,2.000,9,1,do_nanosleep+0x6e/0x190"
+eq "top: json reset object" \
+	"$(sp top -f - -i 2 -c 3 -F json <"$OUT/stream.txt" 2>/dev/null | grep -c '"sample":2,"delta":true,"reset":true,"message":"counters went back')" "1"
+eq "top -c stops after COUNT samples" \
+	"$(sp top -f - -i 2 -c 1 -F csv <"$OUT/stream.txt" | cut -d, -f1 | sort -u | tr '\n' ' ')" "1 sample "
+eq "top: ends at the end of a stream" \
+	"$(sp top -f - -i 2 -F csv tasks <"$OUT/stream.txt" 2>/dev/null | cut -d, -f1 | sort -u | tr '\n' ' ')" "1 3 sample "
+# a file read anew every interval, replaced in between
+cp "$FIX/a.txt" "$OUT/live.txt"
+( sleep 0.5; cp "$FIX/b.txt" "$OUT/live.tmp"; mv "$OUT/live.tmp" "$OUT/live.txt" ) &
+sp top -f "$OUT/live.txt" -i 1.2 -c 1 -F json sites >"$OUT/live.json"
+rc=$?
+wait
+eq "top on a file: re-read after -i seconds, deltas" \
+	"$rc:$(json_num total_delta <"$OUT/live.json"):$(json_num sample <"$OUT/live.json")" "0:88:1"
+rate=$(json_num rate <"$OUT/live.json")
+eq "top on a file: rate from the measured interval" \
+	"$(awk -v r="$rate" 'BEGIN { print (r > 88 / 1.6 && r < 88 / 1.15) ? "plausible" : r }')" "plausible"
+
+# ---- bad input: message with file and line, exit 1, no crash ---------------
+HDR='sched_points version 1\nenabled 1\ncpus 2\ncapacity 16\nused 1\nentries 1\ndropped 0\npid\ttgid\tcount\taddress\tsymbol\tcomm\n'
+GOOD='1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\n'
+# bad NAME PRINTF-INPUT LINE MESSAGE
+bad() {
+	printf "$2" >"$OUT/bad.txt"
+	sp -f "$OUT/bad.txt" >"$OUT/o" 2>"$OUT/e"
+	rc=$?
+	want="schedpoints: $OUT/bad.txt:$3: $4"
+	[ "$3" = "-" ] && want="schedpoints: $OUT/bad.txt: $4"
+	eq "bad input: $1" "$rc:$(cat "$OUT/o"):$(cat "$OUT/e")" "1::$want"
+}
+bad "5 fields" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\n" 9 "expected 6 TAB-separated fields, got 5"
+bad "7 fields" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\ty\n" 9 "expected 6 TAB-separated fields, got 7"
+bad "empty file" "" - "empty input, expected 'sched_points version 1'"
+bad "unknown major version" "sched_points version 2\n" 1 "unsupported format version 2 (this schedpoints reads version 1)"
+bad "unknown major version with minor" "sched_points version 10.1\n" 1 "unsupported format version 10 (this schedpoints reads version 1)"
+bad "bad version line" "sched_points version one\n" 1 "expected 'sched_points version <MAJOR>[.<MINOR>]', got 'sched_points version one'"
+bad "not a sched_points file" "hello\n" 1 "expected 'sched_points version 1', got 'hello'"
+bad "no column header" "sched_points version 1\nenabled 1\n" 2 "unexpected end of input, expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm'"
+bad "wrong column header" "sched_points version 1\npid\ttgid\tcount\n" 2 "expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm', got 'pid\\011tgid\\011count'"
+bad "summary not a number" "sched_points version 1\nenabled yes\n" 2 "summary 'enabled': expected an unsigned decimal, got 'yes'"
+bad "summary enabled 2" "sched_points version 1\nenabled 2\n" 2 "summary 'enabled': expected 0 or 1, got 2"
+bad "summary twice" "sched_points version 1\ncpus 2\ncpus 2\n" 3 "summary 'cpus' given twice"
+bad "summary shape" "sched_points version 1\ncpus  2\n" 2 "summary 'cpus': expected an unsigned decimal, got ' 2'"
+bad "pid not a number" "${HDR}1a\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\n" 9 "pid: expected an unsigned decimal, got '1a'"
+bad "negative pid" "${HDR}-1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\n" 9 "pid: expected an unsigned decimal, got '-1'"
+bad "pid above 32 bits" "${HDR}4294967296\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\n" 9 "pid: expected an unsigned decimal below 2^32, got '4294967296'"
+bad "empty tgid" "${HDR}1\t\t5\tffffffff81000000\tf+0x1/0x2\tx\n" 9 "tgid: expected an unsigned decimal, got ''"
+bad "count above 64 bits" "${HDR}1\t1\t18446744073709551616\tffffffff81000000\tf+0x1/0x2\tx\n" 9 "count: expected an unsigned decimal below 2^64, got '18446744073709551616'"
+bad "sum of counts above 64 bits" "sched_points version 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n1\t1\t18446744073709551615\tffffffff81000000\tf+0x1/0x2\tx\n2\t2\t1\tffffffff81000000\tf+0x1/0x2\tx\n" 4 "count: the sum of all counts exceeds 2^64-1"
+bad "address uppercase" "${HDR}1\t1\t5\tFFFFFFFF81000000\tf+0x1/0x2\tx\n" 9 "address: expected 16 lowercase hex digits, got 'FFFFFFFF81000000'"
+bad "address short" "${HDR}1\t1\t5\t81000000\tf+0x1/0x2\tx\n" 9 "address: expected 16 lowercase hex digits, got '81000000'"
+bad "symbol shape" "${HDR}1\t1\t5\tffffffff81000000\tdo_nanosleep\tx\n" 9 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]' or '0xADDR', got 'do_nanosleep'"
+bad "comm raw space" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tmy thread\n" 9 "comm: byte outside 0x21..0x7e not escaped as \\ooo, got 'my thread'"
+bad "comm bad escape" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\ta\\\\9\n" 9 "comm: expected '\\' and three octal digits (\\000..\\377), got 'a\\1349'"
+bad "comm NUL escape" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\ta\\\\000\n" 9 "comm: escaped NUL byte \\000 cannot be part of a task name, got 'a\\134000'"
+bad "comm CR (CRLF file)" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\r\n" 9 "comm: byte outside 0x21..0x7e not escaped as \\ooo, got 'x\\015'"
+bad "fewer lines than entries" "${HDR}" 8 "unexpected end of input: summary 'entries' says 1 data lines, got 0"
+bad "more lines than entries" "${HDR}${GOOD}${GOOD}" 10 "expected end of input after 1 data lines (summary 'entries')"
+bad "last line without newline" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx" 9 "line is not terminated by a newline (truncated input?)"
+bad "NUL byte in a field" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\000\tx\n" 9 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]' or '0xADDR', got 'f+0x1/0x2\\000'"
+awk 'BEGIN { printf "sched_points version 1\n"; for (i = 0; i < 70000; i++) printf "x"; printf "\n" }' >"$OUT/long.txt"
+sp -f "$OUT/long.txt" >/dev/null 2>"$OUT/e"
+eq "bad input: line too long" "$?:$(cat "$OUT/e")" "1:schedpoints: $OUT/long.txt:2: line longer than 65536 bytes"
+awk 'BEGIN { srand(4); for (i = 0; i < 20000; i++) printf "%c", int(rand() * 256) }' >"$OUT/binary.txt"
+sp -f "$OUT/binary.txt" >/dev/null 2>"$OUT/e"
+eq "bad input: random bytes, exit 1 with a message" "$?:$(grep -c '^schedpoints: .*binary.txt:1: ' "$OUT/e")" "1:1"
+sp -f "$OUT/no-such-file" >/dev/null 2>"$OUT/e"
+eq "missing file: exit 1" "$?:$(cat "$OUT/e")" "1:schedpoints: $OUT/no-such-file: No such file or directory"
+printf "${HDR}${GOOD}" | sp -f - top -i 1 -c 2 >/dev/null 2>"$OUT/e"
+eq "top: stream ends after one snapshot: exit 0, no output" "$?" "0"
+
+# ---- usage errors: exit 2 ---------------------------------------------------
+usage() {
+	sp "$@" -f "$B" >/dev/null 2>"$OUT/e"
+	rc=$?
+	eq "usage error exits 2: $*" "$rc:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: ')" "2:1"
+}
+usage --no-such-option
+usage -F xml sites
+usage -g line sites
+usage -b uid tasks
+usage -s size sites
+usage -n many sites
+usage --pid 1,x sites
+usage task abc
+usage site
+usage sites extra
+usage frobnicate
+usage -c 3 sites
+usage -i 1 sites
+usage -i 0 top
+usage -F svg sites
+usage -F json heatmap
+usage diff only-one
+sp --help >"$OUT/help"
+eq "--help: exit 0, usage on stdout" "$?:$(head -n 1 "$OUT/help")" "0:Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
+eq "--version" "$(sp --version)" "schedpoints 1.0 (reads /proc/sched_points format version 1)"
+
+# ---- documentation ----------------------------------------------------------
+missing=""
+for opt in $(grep -o -- '--[a-z][a-z-]*' "$OUT/help" | sort -u); do
+	o=$(echo "$opt" | sed 's/-/\\\\-/g')
+	grep -q -- "$o" "$TOP/schedpoints.8" || missing="$missing $opt"
+done
+eq "every long option in --help is in schedpoints.8" "${missing:-none}" "none"
+missing=""
+for opt in $(grep -o -- '^ *-[a-zA-Z],' "$OUT/help" | tr -d ' ,'); do
+	o=$(echo "$opt" | sed 's/-/\\\\-/g')
+	grep -q -- "$o" "$TOP/schedpoints.8" || missing="$missing $opt"
+done
+eq "every short option in --help is in schedpoints.8" "${missing:-none}" "none"
+if command -v groff >/dev/null 2>&1; then
+	w=$(groff -man -ww -z "$TOP/schedpoints.8" 2>&1)
+	eq "schedpoints.8 formats without warnings" "${w:-clean}" "clean"
+else
+	skip "schedpoints.8 formats without warnings" "no groff"
+fi
+
+# ---- fuzzing (bounded) --------------------------------------------------------
+if [ "$FUZZ_SHORT" -gt 0 ] && [ -x "$TOP/fuzz/fuzz_parse" ]; then
+	mkdir -p "$OUT/corpus"
+	cp "$FIX"/*.txt "$OUT/corpus/"
+	(cd "$OUT" && "$TOP/fuzz/fuzz_parse" -max_total_time="$FUZZ_SHORT" \
+		-max_len=4096 -dict="$TOP/fuzz/sched_points.dict" \
+		-print_final_stats=1 corpus) >"$OUT/fuzz.log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/fuzz.log")
+	eq "fuzz: ${FUZZ_SHORT}s libFuzzer run of the parser, no crash (${runs:-?} runs)" \
+		"$rc" "0"
+	[ $rc -eq 0 ] || grep -E 'ERROR|SUMMARY|runtime error' "$OUT/fuzz.log" | head -n 5 | sed 's/^/#   /'
+else
+	skip "fuzz: bounded libFuzzer run" "no fuzz/fuzz_parse (clang) or FUZZ_SHORT=0"
+fi
+
+echo "1..$n"
+echo "$((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
