@@ -88,7 +88,7 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 {
 	const struct sp_result *rows = &m->tasks, *cols = &m->sites;
 	FILE *fp = out->fp;
-	char comm[4 * 64 + 1], label[4 * 64 + 32], fill[16];
+	char comm[4 * 64 + 1], label[4 * 64 + 32], fill[16], title[256];
 	size_t lw = 10, th = 10, i, c;
 	uint64_t max = 0;
 	double left, top, width, height, lx, ly;
@@ -116,13 +116,18 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		if (glyphs(sp_site_name(cols, &cols->groups[c])) > th)
 			th = glyphs(sp_site_name(cols, &cols->groups[c]));
 
+	snprintf(title, sizeof(title),
+		 "sched_points: %s per task and %s (%u of %u tasks, %u of %u %ss; total %llu)",
+		 what, sp_site_label(rows->o), rows->nshown, rows->ngroups,
+		 cols->nshown, cols->ngroups, sp_site_label(rows->o),
+		 (unsigned long long)sp_result_value(rows));
 	left = 12 + (double)lw * CHAR_W;
-	top = 40 + (double)th * CHAR_W * 0.72;	/* labels at -45 degrees */
-	width = left + (double)cols->nshown * CELL + 24 + (double)th * CHAR_W * 0.72;
+	top = 48 + (double)th * CHAR_W;		/* column labels upright */
+	width = left + (double)cols->nshown * CELL + 24;
 	if (width < left + LEGEND_W + 80)
 		width = left + LEGEND_W + 80;
-	if (width < 480)
-		width = 480;
+	if (width < 16 + (double)strlen(title) * 8)
+		width = 16 + (double)strlen(title) * 8;
 	height = top + (double)rows->nshown * CELL + 70;
 
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -130,11 +135,8 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"%d\">\n",
 		width, height, width, height, FONT);
 	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", fp);
-	fprintf(fp, "<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">sched_points: "
-		"%s per task and %s (%u of %u tasks, %u of %u %ss; total %llu)</text>\n",
-		what, sp_site_label(rows->o), rows->nshown, rows->ngroups,
-		cols->nshown, cols->ngroups, sp_site_label(rows->o),
-		(unsigned long long)sp_result_value(rows));
+	fprintf(fp, "<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">%s</text>\n",
+		title);
 	fputs("<text x=\"8\" y=\"30\" fill=\"#555555\">", fp);
 	{
 		char name[4 * sizeof(rows->st->name) + 1];
@@ -148,7 +150,8 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 	for (c = 0; c < cols->nshown; c++) {
 		double x = left + (double)c * CELL + CELL / 2.0;
 
-		fprintf(fp, "<text transform=\"translate(%.1f,%.1f) rotate(-45)\">", x, top - 4);
+		fprintf(fp, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\">",
+			x + FONT / 2.0 - 1, top - 4);
 		xml_text(fp, sp_site_name(cols, &cols->groups[c]), true);
 		fputs("</text>\n", fp);
 	}

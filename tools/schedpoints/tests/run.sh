@@ -259,7 +259,7 @@ else
 fi
 sp -f "$B" heatmap >"$OUT/b.svg"
 eq "heatmap: one cell per task x site, labels, legend" \
-	"$(grep -c '<rect x=.*<title>' "$OUT/b.svg"):$(grep -c 'rotate(-45)' "$OUT/b.svg"):$(grep -c 'linearGradient id' "$OUT/b.svg")" "36:6:1"
+	"$(grep -c '<rect x=.*<title>' "$OUT/b.svg"):$(grep -c 'rotate(-90)' "$OUT/b.svg"):$(grep -c 'linearGradient id' "$OUT/b.svg")" "36:6:1"
 eq "heatmap: a cell's tooltip holds its count" \
 	"$(grep -c '<title>sleeper (123) at do_nanosleep+0x6e/0x190: count 45</title>' "$OUT/b.svg")" "1"
 eq "heatmap -n 2: 2 x 2 cells" "$(sp -f "$B" heatmap -n 2 | grep -c '<rect x=.*<title>')" "4"
