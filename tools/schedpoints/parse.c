@@ -522,6 +522,8 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 		if (rc)
 			break;
 	}
+	if (st->sum.entries > 0)
+		sp_store_reserve(st, (uint64_t)st->sum.entries);
 
 	for (n = 0; st->sum.entries < 0 || n < (uint64_t)st->sum.entries; n++) {
 		rc = next_line(r, err);

@@ -24,6 +24,10 @@
  * of the key: the symbol names the call site in a way that survives a module
  * being loaded at another address.
  *
+ * (The index holds only a hash and a row number per slot, 8 bytes, and
+ * compares keys in rows[]: with a million distinct keys the store takes
+ * about 50 MB.)
+ *
  * A view (view.c) filters the rows and sums them into groups (by site, by
  * task, ...), then sorts and cuts the result (struct sp_result).  One writer
  * per output format renders a result: table.c, csv.c, json.c (through the
@@ -148,6 +152,12 @@ struct sp_row {
 	uint64_t delta;		/* interval mode only, see delta.c */
 };
 
+/* A slot of the row index: 8 bytes, so the index costs little per key. */
+struct sp_slot {
+	uint32_t hash;
+	uint32_t row;		/* row + 1; 0: free, so calloc'ed pages are free */
+};
+
 struct sp_store {
 	char name[256];		/* where the snapshot came from */
 	char version[32];	/* "1" or "1.2" */
@@ -157,7 +167,8 @@ struct sp_store {
 	uint32_t syminfo_cap;
 	struct sp_row *rows;
 	uint32_t nrows, rows_cap;
-	struct sp_keymap index;
+	struct sp_slot *index;	/* rows by key; the keys live in rows[] */
+	uint32_t index_cap;
 	uint64_t total;		/* sum of all counts, cannot overflow */
 	uint64_t total_delta;
 	uint64_t lines;		/* data lines read */
@@ -173,6 +184,13 @@ int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
 		 const char *comm, size_t comm_len,
 		 const char *sym, size_t sym_len, const struct sp_syminfo *si,
 		 uint64_t count);
+/*
+ * Size the tables for n rows up front (the summary says how many follow).
+ * The pages are only touched as rows come, so a summary that lies costs
+ * address space, not memory; n is capped at SP_RESERVE_MAX.
+ */
+#define SP_RESERVE_MAX (1u << 21)
+void sp_store_reserve(struct sp_store *st, uint64_t n);
 bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 		   uint32_t comm, uint32_t sym, uint32_t *row);
 

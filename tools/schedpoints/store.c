@@ -227,16 +227,97 @@ void sp_store_free(struct sp_store *st)
 	sp_pool_free(&st->syms);
 	free(st->syminfo);
 	free(st->rows);
-	sp_keymap_free(&st->index);
+	free(st->index);
 	memset(st, 0, sizeof(*st));
+}
+
+static uint32_t row_hash(uint32_t pid, uint32_t tgid, uint32_t comm,
+			 uint32_t sym)
+{
+	return (uint32_t)sp_hash_u32x4(pid, tgid, comm, sym);
+}
+
+static bool row_is(const struct sp_row *r, uint32_t pid, uint32_t tgid,
+		   uint32_t comm, uint32_t sym)
+{
+	return r->pid == pid && r->tgid == tgid && r->comm == comm &&
+	       r->sym == sym;
+}
+
+/* Slot holding the key, or the free slot where it would go. */
+static uint32_t index_slot(const struct sp_store *st, uint32_t h, uint32_t pid,
+			   uint32_t tgid, uint32_t comm, uint32_t sym)
+{
+	uint32_t mask = st->index_cap - 1, s;
+
+	for (s = h & mask; st->index[s].row; s = (s + 1) & mask) {
+		if (st->index[s].hash == h &&
+		    row_is(&st->rows[st->index[s].row - 1], pid, tgid, comm, sym))
+			break;
+	}
+	return s;
+}
+
+static void index_resize(struct sp_store *st, uint32_t cap)
+{
+	uint32_t i, mask = cap - 1;
+	struct sp_slot *n = calloc(cap, sizeof(*n));
+
+	if (!n) {
+		fputs("schedpoints: out of memory\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	for (i = 0; i < st->index_cap; i++) {
+		uint32_t s;
+
+		if (!st->index[i].row)
+			continue;
+		for (s = st->index[i].hash & mask; n[s].row; s = (s + 1) & mask)
+			;
+		n[s] = st->index[i];
+	}
+	free(st->index);
+	st->index = n;
+	st->index_cap = cap;
+}
+
+void sp_store_reserve(struct sp_store *st, uint64_t n)
+{
+	uint32_t cap = 1024;
+
+	if (n > SP_RESERVE_MAX)
+		n = SP_RESERVE_MAX;
+	while (4 * n > 3 * (uint64_t)cap)
+		cap *= 2;
+	if (cap > st->index_cap)
+		index_resize(st, cap);
+	if (n > st->rows_cap) {
+		st->rows_cap = (uint32_t)n;
+		st->rows = sp_xrealloc(st->rows, st->rows_cap, sizeof(*st->rows));
+	}
+}
+
+static void index_grow(struct sp_store *st)
+{
+	if (st->index_cap > UINT32_MAX / 4) {
+		fputs("schedpoints: too many distinct keys\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	index_resize(st, st->index_cap ? st->index_cap * 2 : 1024);
 }
 
 bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 		   uint32_t comm, uint32_t sym, uint32_t *row)
 {
-	struct sp_key k = { pid, tgid, comm, sym };
+	uint32_t s;
 
-	return sp_keymap_find(&st->index, &k, row);
+	if (!st->index_cap)
+		return false;
+	s = index_slot(st, row_hash(pid, tgid, comm, sym), pid, tgid, comm, sym);
+	if (!st->index[s].row)
+		return false;
+	*row = st->index[s].row - 1;
+	return true;
 }
 
 int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
@@ -244,8 +325,7 @@ int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
 		 const char *sym, size_t sym_len, const struct sp_syminfo *si,
 		 uint64_t count)
 {
-	struct sp_key k;
-	uint32_t row;
+	uint32_t c, y, h, s;
 	bool added;
 
 	if (count > UINT64_MAX - st->total)
@@ -253,31 +333,34 @@ int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
 	st->total += count;
 	st->lines++;
 
-	k.a = pid;
-	k.b = tgid;
-	k.c = sp_pool_intern(&st->comms, comm, comm_len, NULL);
-	k.d = sp_pool_intern(&st->syms, sym, sym_len, &added);
+	c = sp_pool_intern(&st->comms, comm, comm_len, NULL);
+	y = sp_pool_intern(&st->syms, sym, sym_len, &added);
 	if (added) {
-		if (k.d >= st->syminfo_cap) {
+		if (y >= st->syminfo_cap) {
 			st->syminfo_cap = st->syminfo_cap ? st->syminfo_cap * 2 : 64;
 			st->syminfo = sp_xrealloc(st->syminfo, st->syminfo_cap,
 						  sizeof(*st->syminfo));
 		}
-		st->syminfo[k.d] = *si;
+		st->syminfo[y] = *si;
 	}
-	if (!sp_keymap_upsert(&st->index, &k, st->nrows, &row)) {
+	/* at most 3/4 full */
+	if (4 * ((uint64_t)st->nrows + 1) > 3 * (uint64_t)st->index_cap)
+		index_grow(st);
+	h = row_hash(pid, tgid, c, y);
+	s = index_slot(st, h, pid, tgid, c, y);
+	if (st->index[s].row) {
 		/* same tool key twice: see the overview in schedpoints.h */
-		st->rows[row].count += count;
+		st->rows[st->index[s].row - 1].count += count;
 		return 0;
 	}
 	if (st->nrows == st->rows_cap) {
-		st->rows_cap = st->rows_cap ? st->rows_cap * 2 : 256;
+		st->rows_cap = st->rows_cap ? st->rows_cap * 2 : 1024;
 		st->rows = sp_xrealloc(st->rows, st->rows_cap, sizeof(*st->rows));
 	}
-	st->rows[row] = (struct sp_row){
-		.pid = pid, .tgid = tgid, .comm = k.c, .sym = k.d,
-		.count = count,
+	st->rows[st->nrows] = (struct sp_row){
+		.pid = pid, .tgid = tgid, .comm = c, .sym = y, .count = count,
 	};
-	st->nrows++;
+	st->index[s].hash = h;
+	st->index[s].row = ++st->nrows;
 	return 0;
 }

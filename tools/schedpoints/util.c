@@ -51,13 +51,22 @@ uint64_t sp_hash_bytes(const void *p, size_t len)
 	return h ^ (h >> 29);
 }
 
+/* MurmurHash3's finalizer: every input bit reaches every output bit. */
+static uint64_t fmix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
 uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
-	uint64_t h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL;
+	uint64_t x = (uint64_t)a << 32 | b;
+	uint64_t y = (uint64_t)c << 32 | d;
 
-	h ^= ((uint64_t)c << 32 | d) + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ (h >> 31);
+	return fmix64(x ^ fmix64(y + 0x9e3779b97f4a7c15ULL));
 }
 
 /* Length of the valid, printable UTF-8 sequence at s, or 0. */

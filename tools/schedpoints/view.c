@@ -280,6 +280,7 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 	uint32_t *symgrp = sp_xrealloc(NULL, st->syms.n, sizeof(*symgrp));
 	bool *commok = sp_xrealloc(NULL, st->comms.n, sizeof(*commok));
 	char *buf = sp_xrealloc(NULL, SP_MAX_LINE + 16, 1);
+	bool one_to_one = o->group == SP_GROUP_SITE;	/* symbol -> group */
 	uint32_t i;
 
 	for (i = 0; i < st->syms.n; i++) {
@@ -321,13 +322,23 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		if (!active)
 			continue;
 		gi = (uint32_t)(g - r->groups);
-		if (!(r->keys & SP_K_SITE)) {
+		/*
+		 * Rows are distinct (task, symbol) pairs: when a group has the
+		 * whole task (or the symbol itself) in its key, every row of it
+		 * is another site (or another task), and no set is needed.
+		 */
+		if ((r->keys & SP_K_TASK) == SP_K_TASK && one_to_one) {
+			if (!(r->keys & SP_K_SITE))
+				g->nsites++;
+		} else if (!(r->keys & SP_K_SITE)) {
 			struct sp_key k = { gi, site, 0, 0 };
 
 			if (sp_keymap_upsert(&r->seen_site, &k, 0, &dummy))
 				g->nsites++;
 		}
-		if (!(r->keys & SP_K_PID)) {
+		if ((r->keys & ~SP_K_SITE) == 0 && one_to_one) {
+			g->ntasks++;
+		} else if (!(r->keys & SP_K_PID)) {
 			struct sp_key k = { gi, row->pid, row->tgid, row->comm };
 
 			if (sp_keymap_upsert(&r->seen_task, &k, 0, &dummy))
