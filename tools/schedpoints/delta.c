@@ -206,7 +206,7 @@ int sp_cmd_top(const struct sp_opts *o)
 	struct sp_reader stream = { 0 };
 	struct sp_store prev, cur;
 	struct sp_out out = { .o = o };
-	double t_prev, t_cur;
+	double t_prev;
 	unsigned long sample;
 	char why[512], msg[600], tmp[4096];
 	bool clear = !o->output && o->format == SP_FMT_TABLE && isatty(1);
@@ -232,7 +232,8 @@ int sp_cmd_top(const struct sp_opts *o)
 			sp_store_free(&cur);
 			break;
 		}
-		t_cur = now();
+		double t_cur = now();
+
 		out.sample = sample;
 		out.reset_msg = NULL;
 		if (o->output)		/* each file is a whole document */

@@ -21,10 +21,13 @@ int sp_load(const char *path, struct sp_store *st)
 	fp = is_stdin ? stdin : fopen(name, "r");
 	if (!fp) {
 		int e = errno;
+		const char *hint = "";
 
-		fprintf(stderr, "schedpoints: %s: %s%s\n", name, strerror(e),
-			!path && e == ENOENT ? " (is the kernel built with the sched_points series?)" :
-			!path && e == EACCES ? " (the file is readable by root only)" : "");
+		if (!path && e == ENOENT)
+			hint = " (is the kernel built with the sched_points series?)";
+		else if (!path && e == EACCES)
+			hint = " (the file is readable by root only)";
+		fprintf(stderr, "schedpoints: %s: %s%s\n", name, strerror(e), hint);
 		return -1;
 	}
 	sp_reader_init_file(&r, fp, st->name);

@@ -53,15 +53,15 @@ static int perr(const struct sp_reader *r, struct sp_error *err,
 	va_list ap;
 	int n;
 
+	va_start(ap, fmt);
 	if (r->lineno)
 		n = snprintf(err->msg, sizeof(err->msg), "%s:%llu: ", r->name,
 			     (unsigned long long)r->lineno);
 	else
 		n = snprintf(err->msg, sizeof(err->msg), "%s: ", r->name);
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	if (n >= 0 && (size_t)n < sizeof(err->msg))
+		/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): started above */
+		vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -169,10 +169,10 @@ static void unread_line(struct sp_reader *r)
 /* Quote at most 40 bytes of untrusted input for an error message. */
 static const char *excerpt(char *buf, const char *s, size_t len)
 {
-	size_t n = len > 40 ? 40 : len;
-	size_t o = sp_escape(buf, s, n, 0);
+	bool cut = len > 40;
+	size_t o = sp_escape(buf, s, cut ? 40 : len, 0);
 
-	if (n < len)
+	if (cut)
 		memcpy(buf + o, "...", 4);
 	return buf;
 }
@@ -361,12 +361,14 @@ static const char *const summary_names[] = {
 
 static int64_t *summary_field(struct sp_summary *s, size_t i)
 {
-	int64_t *f[] = {
-		&s->enabled, &s->cpus, &s->capacity, &s->used, &s->entries,
-		&s->dropped,
-	};
-
-	return f[i];
+	switch (i) {
+	case 0: return &s->enabled;
+	case 1: return &s->cpus;
+	case 2: return &s->capacity;
+	case 3: return &s->used;
+	case 4: return &s->entries;
+	default: return &s->dropped;
+	}
 }
 
 /* 1: column header seen, 0: summary line, -1: error. */
@@ -410,7 +412,7 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 		int64_t *f;
 
 		if (strlen(summary_names[i]) != nlen ||
-		    memcmp(summary_names[i], r->line, nlen))
+		    memcmp(summary_names[i], r->line, nlen) != 0)
 			continue;
 		f = summary_field(&st->sum, i);
 		if (*f >= 0)

@@ -33,32 +33,35 @@ static bool key_eq(const struct sp_key *x, const struct sp_key *y)
 
 static void keymap_grow(struct sp_keymap *m)
 {
-	struct sp_keymap n = { 0 };
-	uint32_t i;
+	uint32_t cap, i;
+	struct sp_key *keys;
+	uint32_t *vals;
 
 	if (m->cap > UINT32_MAX / 4) {
 		fputs("schedpoints: too many distinct keys\n", stderr);
 		exit(SP_EXIT_ERROR);
 	}
-	n.cap = m->cap ? m->cap * 2 : 64;
-	n.keys = sp_xrealloc(NULL, n.cap, sizeof(*n.keys));
-	n.vals = sp_xrealloc(NULL, n.cap, sizeof(*n.vals));
-	memset(n.vals, 0xff, (size_t)n.cap * sizeof(*n.vals));
+	cap = m->cap ? m->cap * 2 : 64;
+	keys = sp_xrealloc(NULL, cap, sizeof(*keys));
+	vals = sp_xrealloc(NULL, cap, sizeof(*vals));
+	memset(vals, 0xff, (size_t)cap * sizeof(*vals));
 	for (i = 0; i < m->cap; i++) {
 		uint32_t s;
 
 		if (m->vals[i] == SP_EMPTY)
 			continue;
-		s = key_slot(&n, &m->keys[i]);
-		while (n.vals[s] != SP_EMPTY)
-			s = (s + 1) & (n.cap - 1);
-		n.keys[s] = m->keys[i];
-		n.vals[s] = m->vals[i];
+		s = (uint32_t)sp_hash_u32x4(m->keys[i].a, m->keys[i].b,
+					    m->keys[i].c, m->keys[i].d) & (cap - 1);
+		while (vals[s] != SP_EMPTY)
+			s = (s + 1) & (cap - 1);
+		keys[s] = m->keys[i];
+		vals[s] = m->vals[i];
 	}
-	n.n = m->n;
 	free(m->keys);
 	free(m->vals);
-	*m = n;
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
 }
 
 bool sp_keymap_find(const struct sp_keymap *m, const struct sp_key *k,

@@ -25,7 +25,8 @@ static const unsigned char palette[][3] = {
 	{ 0x44, 0x01, 0x54 }, { 0x3b, 0x52, 0x8b }, { 0x21, 0x90, 0x8d },
 	{ 0x5d, 0xc9, 0x63 }, { 0xfd, 0xe7, 0x25 },
 };
-#define NPAL (sizeof(palette) / sizeof(palette[0]))
+#define NPAL 5
+_Static_assert(sizeof(palette) == (size_t)NPAL * 3, "NPAL is the palette's size");
 
 static void colour(double t, char *buf, size_t len)
 {
@@ -57,10 +58,10 @@ static double scale(uint64_t v, uint64_t max)
 /* XML text of s (valid UTF-8, no control bytes), cut to LABEL_MAX glyphs. */
 static void xml_text(FILE *fp, const char *s, bool cut)
 {
-	size_t glyphs = 0;
+	size_t n = 0;
 
 	for (; *s; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80 && cut && ++glyphs > LABEL_MAX) {
+		if (((unsigned char)*s & 0xc0) != 0x80 && cut && ++n > LABEL_MAX) {
 			fputs("...", fp);
 			return;
 		}

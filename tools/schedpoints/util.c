@@ -86,10 +86,8 @@ static size_t utf8_len(const unsigned char *s, size_t len)
 		return 0;
 	if (n > len)
 		return 0;
-	if (c == 0xc2)
-		lo = 0xa0;		/* U+0080..U+009F are C1 controls */
-	else if (c == 0xe0)
-		lo = 0xa0;		/* overlong */
+	if (c == 0xc2 || c == 0xe0)
+		lo = 0xa0;		/* C1 controls U+0080..U+009F; overlong */
 	else if (c == 0xed)
 		hi = 0x9f;		/* surrogates */
 	else if (c == 0xf0)

@@ -435,9 +435,9 @@ static int cmp_groups(const void *pa, const void *pb, void *pctx)
 static void finish(struct sp_result *r, enum sp_sort key, size_t top)
 {
 	struct sort_ctx ctx = { r, key, (r->keys & SP_K_SITE) != 0 };
-	uint32_t i, n = 0;
-
 	if (r->delta) {		/* an interval shows what moved */
+		uint32_t i, n = 0;
+
 		for (i = 0; i < r->ngroups; i++)
 			if (r->groups[i].delta)
 				r->groups[n++] = r->groups[i];

@@ -420,6 +420,26 @@ else
 	skip "schedpoints.8 formats without warnings" "no groff"
 fi
 
+# ---- build: static binary for the guest, linters ------------------------------
+if [ -x "$TOP/schedpoints-static" ]; then
+	dyn=$(readelf -d "$TOP/schedpoints-static" 2>/dev/null | grep -c NEEDED)
+	eq "static binary: no shared library needed, reads a snapshot" \
+		"$dyn:$("$TOP/schedpoints-static" -f "$B" -F csv sites | csv_sum count)" "0:123"
+else
+	fail "static binary schedpoints-static is built"
+fi
+for tool in cppcheck clang-tidy; do
+	target=lint-$(echo $tool | sed 's/clang-//')
+	if command -v $tool >/dev/null 2>&1; then
+		make -C "$TOP" --no-print-directory "$target" >"$OUT/$target.log" 2>&1
+		rc=$?
+		eq "$tool clean (make $target)" "$rc" "0"
+		[ $rc -eq 0 ] || grep -E 'error|warning|style' "$OUT/$target.log" | head -n 5 | sed 's/^/#   /'
+	else
+		skip "$tool clean" "$tool not installed"
+	fi
+done
+
 # ---- fuzzing (bounded) --------------------------------------------------------
 if [ "$FUZZ_SHORT" -gt 0 ] && [ -x "$TOP/fuzz/fuzz_parse" ]; then
 	mkdir -p "$OUT/corpus"
