@@ -273,29 +273,55 @@ static unsigned view_keys(const struct sp_opts *o)
 	return SP_K_TASK | SP_K_SITE;
 }
 
-/* Filter and group the rows of st into r (unsorted). */
-static void aggregate(struct sp_result *r, const struct sp_store *st,
-		      const struct sp_opts *o)
+/* Which rows a view takes, and the site group of each symbol. */
+struct selection {
+	uint32_t *symgrp;	/* symbol id -> site group id, or NONE */
+	bool *commok;		/* comm id -> passes --comm */
+	/* matrix cells: only shown tasks and shown columns */
+	const struct sp_keymap *tasks;
+	const bool *sites;
+};
+
+/* Site group names go into pool; ids index it. */
+static void select_rows(struct selection *sel, struct sp_pool *pool,
+			const struct sp_store *st, const struct sp_opts *o)
 {
-	uint32_t *symgrp = sp_xrealloc(NULL, st->syms.n, sizeof(*symgrp));
-	bool *commok = sp_xrealloc(NULL, st->comms.n, sizeof(*commok));
 	char *buf = sp_xrealloc(NULL, SP_MAX_LINE + 16, 1);
-	bool one_to_one = o->group == SP_GROUP_SITE;	/* symbol -> group */
 	uint32_t i;
 
+	memset(sel, 0, sizeof(*sel));
+	sel->symgrp = sp_xrealloc(NULL, st->syms.n, sizeof(*sel->symgrp));
+	sel->commok = sp_xrealloc(NULL, st->comms.n, sizeof(*sel->commok));
 	for (i = 0; i < st->syms.n; i++) {
 		size_t n;
 
-		symgrp[i] = NONE;
+		sel->symgrp[i] = NONE;
 		if (!sym_selected(st, i, o, buf))
 			continue;
 		n = group_name(st, i, o->group, buf);
-		symgrp[i] = sp_pool_intern(&r->sites, buf, n, NULL);
+		sel->symgrp[i] = sp_pool_intern(pool, buf, n, NULL);
 	}
 	for (i = 0; i < st->comms.n; i++)
-		commok[i] = !o->f.ncomms ||
-			    glob_any(o->f.comms, o->f.ncomms,
-				     sp_pool_str(&st->comms, i));
+		sel->commok[i] = !o->f.ncomms ||
+				 glob_any(o->f.comms, o->f.ncomms,
+					  sp_pool_str(&st->comms, i));
+	free(buf);
+}
+
+static void selection_free(struct selection *sel)
+{
+	free(sel->symgrp);
+	free(sel->commok);
+}
+
+/* Filter and group the rows of st into r (unsorted). */
+static void aggregate(struct sp_result *r, const struct sp_store *st,
+		      const struct sp_opts *o, const struct selection *sel)
+{
+	const uint32_t *symgrp = sel->symgrp;
+	const bool *commok = sel->commok;
+	bool one_to_one = o->group == SP_GROUP_SITE;	/* symbol -> group */
+	uint32_t i;
 
 	for (i = 0; i < st->nrows; i++) {
 		const struct sp_row *row = &st->rows[i];
@@ -312,6 +338,12 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 			continue;
 		if (o->view == SP_VIEW_TASK && row->pid != o->task_pid)
 			continue;
+		if (sel->sites) {
+			struct sp_key k = { row->pid, row->tgid, row->comm, 0 };
+
+			if (!sel->sites[site] || !sp_keymap_find(sel->tasks, &k, &dummy))
+				continue;
+		}
 		r->nrows++;
 		r->total += row->count;
 		r->total_delta += row->delta;
@@ -345,9 +377,6 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 				g->ntasks++;
 		}
 	}
-	free(symgrp);
-	free(commok);
-	free(buf);
 }
 
 /* ---- sorting ------------------------------------------------------------ */
@@ -452,9 +481,13 @@ static void finish(struct sp_result *r, enum sp_sort key, size_t top)
 void sp_view_build(struct sp_result *r, const struct sp_store *st,
 		   const struct sp_opts *o, bool delta, double interval)
 {
+	struct selection sel;
+
 	result_init(r, st, o, delta, interval);
 	r->keys = view_keys(o);
-	aggregate(r, st, o);
+	select_rows(&sel, &r->sites, st, o);
+	aggregate(r, st, o, &sel);
+	selection_free(&sel);
 	sp_keymap_free(&r->seen_task);
 	sp_keymap_free(&r->seen_site);
 	finish(r, o->sort, o->top);
@@ -462,11 +495,19 @@ void sp_view_build(struct sp_result *r, const struct sp_store *st,
 
 /* ---- matrix ------------------------------------------------------------- */
 
+/*
+ * Rows (tasks) and columns (sites) are summed and cut to --top first; then
+ * only the cells of shown rows and columns are kept, so the matrix costs
+ * memory for what is shown, not for every (task, site) pair.
+ */
 void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 		     const struct sp_opts *o, bool delta, double interval)
 {
 	size_t top = o->top;
-	uint32_t i;
+	struct selection sel;
+	struct sp_keymap shown = { 0 };
+	bool *cols;
+	uint32_t i, dummy;
 
 	if (!o->top_given && o->format == SP_FMT_SVG)
 		top = SP_HEATMAP_TOP;
@@ -476,36 +517,37 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 	m->cells.keys = SP_K_TASK | SP_K_SITE;
 	m->tasks.keys = SP_K_TASK;
 	m->sites.keys = SP_K_SITE;
-	aggregate(&m->cells, st, o);
-	sp_keymap_free(&m->cells.seen_task);
-	sp_keymap_free(&m->cells.seen_site);
-
-	/* same site ids in the columns as in the cells */
-	for (i = 0; i < m->cells.sites.n; i++)
-		sp_pool_intern(&m->sites.sites,
-			       sp_pool_str(&m->cells.sites, i),
-			       sp_pool_len(&m->cells.sites, i), NULL);
-	for (i = 0; i < m->cells.ngroups; i++) {
-		const struct sp_group *c = &m->cells.groups[i];
-		bool active = !delta || c->delta;
-		struct sp_group *g;
-
-		g = group_get(&m->tasks, c->pid, c->tgid, c->comm, c->site);
-		g->count += c->count;
-		g->delta += c->delta;
-		g->nsites += active;
-		g = group_get(&m->sites, c->pid, c->tgid, c->comm, c->site);
-		g->count += c->count;
-		g->delta += c->delta;
-		g->ntasks += active;
-	}
-	m->tasks.total = m->sites.total = m->cells.total;
-	m->tasks.total_delta = m->sites.total_delta = m->cells.total_delta;
-	m->tasks.nrows = m->sites.nrows = m->cells.nrows;
+	/* one pool of site names: cells and columns share site ids */
+	select_rows(&sel, &m->sites.sites, st, o);
+	aggregate(&m->tasks, st, o, &sel);
+	aggregate(&m->sites, st, o, &sel);
+	sp_keymap_free(&m->tasks.seen_task);
+	sp_keymap_free(&m->tasks.seen_site);
+	sp_keymap_free(&m->sites.seen_task);
+	sp_keymap_free(&m->sites.seen_site);
 	finish(&m->tasks, o->sort, top);
 	finish(&m->sites,
 	       o->sort == SP_SORT_SITE || o->sort == SP_SORT_NAME ?
 	       SP_SORT_SITE : SP_SORT_COUNT, top);
+
+	for (i = 0; i < m->tasks.nshown; i++) {
+		const struct sp_group *g = &m->tasks.groups[i];
+		struct sp_key k = { g->pid, g->tgid, g->comm, 0 };
+
+		sp_keymap_upsert(&shown, &k, i, &dummy);
+	}
+	cols = sp_xrealloc(NULL, m->sites.sites.n ? m->sites.sites.n : 1, sizeof(*cols));
+	memset(cols, 0, m->sites.sites.n * sizeof(*cols));
+	for (i = 0; i < m->sites.nshown; i++)
+		cols[m->sites.groups[i].site] = true;
+	sel.tasks = &shown;
+	sel.sites = cols;
+	aggregate(&m->cells, st, o, &sel);
+	sp_keymap_free(&m->cells.seen_task);
+	sp_keymap_free(&m->cells.seen_site);
+	sp_keymap_free(&shown);
+	free(cols);
+	selection_free(&sel);
 }
 
 uint64_t sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
