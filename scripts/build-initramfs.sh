@@ -12,6 +12,7 @@ root=$BUILD/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,proc,sys,dev,tmp,host,etc}
 cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
 file -L "$root/bin/busybox" | grep -q 'statically linked' ||
 	die "/bin/busybox is not static: install busybox-static"
 install -m 755 "$REPO/scripts/guest/init" "$root/init"

@@ -26,7 +26,7 @@ initrd=$BUILD/initramfs.cpio.gz
 out=$BUILD/guest-$mode
 rm -rf "$out"
 mkdir -p "$out/share"
-accel=tcg
+accel=${SP_ACCEL:-tcg,thread=single}
 if [ "${SP_KVM:-0}" = 1 ] && grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
 	accel=kvm
 fi

@@ -798,6 +798,12 @@ static void check_bad_resets(struct __test_metadata *_metadata,
 
 	for (i = 0; i < nbad; i++) {
 		r = sp_write_input(path, &bad[i], shown, sizeof(shown));
+		/*
+		 * /proc/sched_points is a seq_file, which has no pwrite():
+		 * the VFS refuses a write at an offset before the file does.
+		 */
+		if (bad[i].off > 0 && r == -ESPIPE)
+			r = -EINVAL;
 		EXPECT_EQ(-EINVAL, r) TH_LOG("%s: write %s", path, shown);
 		c = own_count(_metadata);
 		EXPECT_GE(c, c0) TH_LOG("%s: write %s reset the counts",
