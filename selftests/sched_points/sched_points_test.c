@@ -54,7 +54,12 @@
 
 /* Sleeps per task in the counting tests, and the length of one sleep. */
 #define N_SLEEPS	20
-#define SLEEP_US	2000
+/*
+ * do_nanosleep() skips schedule() when the timer fired before it got
+ * there, which a starved vCPU can make happen with short sleeps: sleep
+ * long enough that every nanosleep() really calls schedule().
+ */
+#define SLEEP_US	10000
 #define NS		((unsigned long long)N_SLEEPS)
 
 #define KPTR_RESTRICT	"/proc/sys/kernel/kptr_restrict"
