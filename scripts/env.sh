@@ -22,6 +22,10 @@ JOBS=${JOBS:-$(nproc)}
 die() { echo "$(basename "$0"): error: $*" >&2; exit 1; }
 note() { echo "==> $*" >&2; }
 
+# Kernel builds take both cores: one at a time on this machine, whoever
+# starts them (a lock outside the checkout, shared by every clone).
+BUILD_LOCK=${BUILD_LOCK:-/var/lock/sched-points-build.lock}
+
 kmake() {
-	make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$JOBS" "$@"
+	flock "$BUILD_LOCK" make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$JOBS" "$@"
 }
