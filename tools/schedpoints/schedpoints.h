@@ -279,7 +279,6 @@ struct sp_opts {
 	enum sp_group_by group;
 	enum sp_task_by by;
 	enum sp_sort sort;
-	bool sort_given;
 	bool reverse;
 	size_t top;		/* 0: all */
 	bool top_given;

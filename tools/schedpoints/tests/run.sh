@@ -310,15 +310,15 @@ eq "top: ends at the end of a stream" \
 	"$(sp top -f - -i 2 -F csv tasks <"$OUT/stream.txt" 2>/dev/null | cut -d, -f1 | sort -u | tr '\n' ' ')" "1 3 sample "
 # a file read anew every interval, replaced in between
 cp "$FIX/a.txt" "$OUT/live.txt"
-( sleep 0.5; cp "$FIX/b.txt" "$OUT/live.tmp"; mv "$OUT/live.tmp" "$OUT/live.txt" ) &
-sp top -f "$OUT/live.txt" -i 1.2 -c 1 -F json sites >"$OUT/live.json"
+( sleep 1; cp "$FIX/b.txt" "$OUT/live.tmp"; mv "$OUT/live.tmp" "$OUT/live.txt" ) &
+sp top -f "$OUT/live.txt" -i 2.5 -c 1 -F json sites >"$OUT/live.json"
 rc=$?
 wait
 eq "top on a file: re-read after -i seconds, deltas" \
 	"$rc:$(json_num total_delta <"$OUT/live.json"):$(json_num sample <"$OUT/live.json")" "0:88:1"
 rate=$(json_num rate <"$OUT/live.json")
 eq "top on a file: rate from the measured interval" \
-	"$(awk -v r="$rate" 'BEGIN { print (r > 88 / 1.6 && r < 88 / 1.15) ? "plausible" : r }')" "plausible"
+	"$(awk -v r="$rate" 'BEGIN { print (r > 88 / 3.5 && r < 88 / 2.45) ? "plausible" : r }')" "plausible"
 
 # ---- bad input: message with file and line, exit 1, no crash ---------------
 HDR='sched_points version 1\nenabled 1\ncpus 2\ncapacity 16\nused 1\nentries 1\ndropped 0\npid\ttgid\tcount\taddress\tsymbol\tcomm\n'
