@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Make the guest's initramfs: busybox (static), the /init of scripts/guest,
-# the kselftests in kselftest layout with their test modules, and the
-# pivot tool built statically when it exists.
+# the kselftests in kselftest layout with their test modules, the pivot
+# tool built statically when it exists, and the programs of bench/.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	echo "usage: $0    (after build-kernel.sh and build-selftests.sh)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
-root=$BUILD/initramfs
+root=$OBJ/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,proc,sys,dev,tmp,host,etc}
 cp /bin/busybox "$root/bin/busybox"
@@ -28,6 +28,8 @@ if [ -f "$REPO/tools/schedpoints/Makefile" ]; then
 		die "cannot build the pivot tool statically"
 	install -m 755 "$REPO/tools/schedpoints/schedpoints-static" "$root/bin/schedpoints"
 fi
+[ ! -f "$REPO/bench/Makefile" ] || make -s -C "$REPO/bench" install DESTDIR="$root" >/dev/null ||
+	die "cannot build bench/"
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) |
-	gzip -1 >"$BUILD/initramfs.cpio.gz"
-note "initramfs: $BUILD/initramfs.cpio.gz ($(du -h "$BUILD/initramfs.cpio.gz" | cut -f1))"
+	gzip -1 >"$OBJ/initramfs.cpio.gz"
+note "initramfs: $OBJ/initramfs.cpio.gz ($(du -h "$OBJ/initramfs.cpio.gz" | cut -f1))"

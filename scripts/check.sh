@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test: the host tests of tools/, then the kselftests in a QEMU
-# guest on the patched kernel. Ends with one line "N passed, N failed"
+# guest on the patched kernel and on its debug variant (SP_VARIANTS=main
+# skips the debug kernel while developing). Ends with one line "N passed, N failed"
 # (", N skipped") summed over both, and fails when any test failed or
 # the guest crashed, hung or gave no verdict.
 set -euo pipefail
@@ -38,20 +39,30 @@ for mk in "$REPO"/tools/*/Makefile; do
 	fi
 done
 
-"$REPO/scripts/build-kernel.sh"
-"$REPO/scripts/build-selftests.sh"
-"$REPO/scripts/build-initramfs.sh"
-guest_rc=0
-"$REPO/scripts/run-guest.sh" check || guest_rc=$?
-tap=$BUILD/guest-check/share/tap.txt
-if [ -f "$tap" ]; then
-	grep -E '^(# )?(not ok|ok) ' "$tap" | sed 's/^/  /'
-	add_counts "$tap"
-fi
-if [ "$guest_rc" != 0 ]; then
-	echo "guest run failed (exit $guest_rc): see above and $BUILD/guest-check/" >&2
-	failed=$((failed + 1))
-fi
+# The suite runs on the kernel of the demo, then on the debug kernel
+# (KASAN, lockdep, UBSAN...), where any splat fails the run.
+guest_suite() {
+	local variant=$1 rc=0 out
+	export VARIANT=$variant
+	"$REPO/scripts/build-kernel.sh"
+	"$REPO/scripts/build-selftests.sh"
+	"$REPO/scripts/build-initramfs.sh"
+	"$REPO/scripts/run-guest.sh" check || rc=$?
+	out=$BUILD/guest-check${variant:+-$variant}
+	if [ -f "$out/share/tap.txt" ]; then
+		grep -E '^(# )?(not ok|ok) ' "$out/share/tap.txt" | sed "s/^/  ${variant:-main}: /"
+		add_counts "$out/share/tap.txt"
+	fi
+	if [ "$rc" != 0 ]; then
+		echo "guest run ${variant:-main} failed (exit $rc): see above and $out/" >&2
+		failed=$((failed + 1))
+	fi
+	unset VARIANT
+}
+for variant in ${SP_VARIANTS:-main debug}; do
+	[ "$variant" = main ] && variant=
+	guest_suite "$variant"
+done
 note "make check took $((SECONDS - start)) s"
 summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary+=", $skipped skipped"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configure the kernel: tinyconfig plus the fragments named in $FRAGMENTS
-# (default: every kernel-config/*.config but debug*), then olddefconfig.
+# (default: every kernel-config/*.config but debug*, plus debug.config
+# when VARIANT=debug), then olddefconfig.
 # Fails listing every fragment line that did not take effect.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
@@ -9,7 +10,7 @@ if [ "${1:-}" = --help ]; then
 fi
 source "$(dirname "$0")/env.sh"
 cd "$REPO/kernel-config"
-: "${FRAGMENTS:=$(ls ./*.config | grep -v '/debug' | xargs -n1 basename | tr '\n' ' ')}"
+: "${FRAGMENTS:=$(ls ./*.config | grep -v '/debug' | xargs -n1 basename | tr '\n' ' ')${VARIANT:+ $VARIANT.config}}"
 frags=()
 for f in $FRAGMENTS; do
 	[ -f "$f" ] || die "no fragment kernel-config/$f"

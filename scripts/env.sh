@@ -6,9 +6,12 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
 # The kernel work tree (git: pristine commit + one commit per patch).
 TREE=${TREE:-$BUILD/linux}
+# VARIANT is empty (the kernel of the demo, the benchmarks and the tests)
+# or "debug" (kernel-config/debug.config on top: KASAN, lockdep, UBSAN...).
+VARIANT=${VARIANT:-}
 # Out-of-tree objects: a direct subdirectory of the tree, so that ccache
 # sees the same relative paths from any checkout (see the notes).
-OBJ=${OBJ:-$TREE/obj}
+OBJ=${OBJ:-$TREE/obj${VARIANT:+-$VARIANT}}
 # ccache lives outside the checkout so that CI and fresh clones reuse it.
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/sched-points/ccache}
 export CCACHE_BASEDIR=$REPO

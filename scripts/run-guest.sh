@@ -7,7 +7,7 @@
 # console goes to build/guest-MODE/console.log; the guest writes its
 # output and verdict to build/guest-MODE/ over 9p. No verdict (panic, hang,
 # timeout, QEMU failure) is a failure, and so is any kernel splat on the
-# console. Environment: SP_TIMEOUT (s, default 900), SP_SMP (2),
+# console. VARIANT=debug boots the debug kernel. Environment: SP_TIMEOUT (s, default 900), SP_SMP (2),
 # SP_MEM (1024M), SP_APPEND (extra kernel arguments), SP_INJECT
 # (fail|panic|hang: show that each one fails the run), SP_KERNEL (bzImage),
 # SP_QEMU_ARGS (extra QEMU arguments).
@@ -20,10 +20,10 @@ check|demo|bench|shell) ;;
 esac
 source "$(dirname "$0")/env.sh"
 kernel=${SP_KERNEL:-$OBJ/arch/x86/boot/bzImage}
-initrd=$BUILD/initramfs.cpio.gz
+initrd=${SP_INITRD:-$OBJ/initramfs.cpio.gz}
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
-out=$BUILD/guest-$mode
+out=$BUILD/guest-$mode${VARIANT:+-$VARIANT}
 rm -rf "$out"
 mkdir -p "$out/share"
 accel=${SP_ACCEL:-tcg,thread=single}
