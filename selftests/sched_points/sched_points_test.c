@@ -10,8 +10,10 @@
  * schedule point is named "[module]" and stays readable after unload;
  * disable stops counting; reset empties; a tiny table counts its overflow in
  * "dropped"; bad writes change nothing; a comm cannot forge a line; raw
- * addresses follow kptr_restrict; per-CPU tables are merged; and all of it
- * holds while everything runs at once.
+ * addresses follow kptr_restrict; per-CPU tables are merged; the effective
+ * mode names the code that waits rather than the __sched wrapper; off-CPU
+ * time is measured when asked for; preemption and cond_resched() are told
+ * from sleeps and yields; and all of it holds while everything runs at once.
  *
  * Every read of /proc/sched_points, debugfs raw and debugfs stats is parsed
  * strictly (sp_helpers.h): one malformed line fails the test.
@@ -37,6 +39,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 /*
@@ -66,6 +69,28 @@
 #define TAINTED		"/proc/sys/kernel/tainted"
 #define LOCKDEP_STATS	"/proc/lockdep_stats"
 #define SP_MOD_SLEEP	SP_DEBUGFS "/sched_points_test/sleep"
+#define SP_MOD_TIMEOUT	SP_DEBUGFS "/sched_points_test/timeout"
+#define SP_MOD_PREEMPT	SP_DEBUGFS "/sched_points_test/preempt"
+#define SP_MOD_COND	SP_DEBUGFS "/sched_points_test/cond_resched"
+/* The preemption model of a PREEMPT_DYNAMIC kernel (CONFIG_SCHED_DEBUG). */
+#define SCHED_PREEMPT	SP_DEBUGFS "/sched/preempt"
+
+/* sched_yield() calls per task in the yield tests. */
+#define N_YIELDS	200
+/* Off-CPU time: sleeps of OFFCPU_US each. */
+#define OFFCPU_SLEEPS	10
+#define OFFCPU_US	20000
+/*
+ * A nanosleep() arms its timer before it enters schedule(), so the time off
+ * the CPU can fall short of the sleep by that gap (and an interrupt in it):
+ * allow 1 ms per sleep.
+ */
+#define OFFCPU_SLACK_NS	1000000ULL
+#define OFFCPU_MIN_NS	((unsigned long long)OFFCPU_US * 1000 - OFFCPU_SLACK_NS)
+/* Far more than 10 sleeps of 20 ms, even on a starved TCG vCPU. */
+#define OFFCPU_MAX_NS	10000000000ULL
+/* A sched_yield() is off the CPU for a time slice at most, not a sleep. */
+#define YIELD_MEAN_MAX_NS	5000000ULL
 
 /* Per-test timeouts (s), generous for a TCG guest. */
 #define T_SHORT		60
@@ -294,21 +319,161 @@ static ssize_t sp_write_input(const char *path, const struct sp_input *in,
 	return sp_write_raw(path, in->buf, in->len, in->off);
 }
 
+/*
+ * Accounting off, then mode, time and kinds set (they are written only
+ * while it is off), counts reset, accounting on.  0 or the -errno of the
+ * first write that failed.
+ */
+static int sp_configure(const char *mode, int time, int kinds)
+{
+	int ret;
+
+	ret = sp_write(SP_ENABLE, "0");
+	if (!ret)
+		ret = sp_write(SP_MODE, mode);
+	if (!ret)
+		ret = sp_write_uint(SP_TIME, time);
+	if (!ret)
+		ret = sp_write_uint(SP_KINDS, kinds);
+	if (!ret)
+		ret = sp_write(SP_RESET, "1");
+	if (!ret)
+		ret = sp_write(SP_ENABLE, "1");
+	return ret;
+}
+
+/*
+ * The preemption model in effect: the word in parentheses of
+ * <debugfs>/sched/preempt ("none voluntary (full) ").  0, -errno, or
+ * -EPROTO if the file does not look like that.
+ */
+static int read_preempt_model(char *out, size_t n)
+{
+	char *b = NULL, *open_p, *close_p;
+	size_t len = 0;
+	int ret;
+
+	ret = sp_read_file(SCHED_PREEMPT, &b, &len);
+	if (ret)
+		return ret;
+	open_p = strchr(b, '(');
+	close_p = open_p ? strchr(open_p, ')') : NULL;
+	if (!close_p || close_p == open_p + 1 ||
+	    (size_t)(close_p - open_p - 1) >= n ||
+	    !sp_is_word(open_p + 1, close_p - open_p - 1)) {
+		free(b);
+		return -EPROTO;
+	}
+	snprintf(out, n, "%.*s", (int)(close_p - open_p - 1), open_p + 1);
+	free(b);
+	return 0;
+}
+
+/* Write @model to sched/preempt and check that it is in effect. */
+static int write_preempt_model(const char *model)
+{
+	char cur[32];
+	int ret;
+
+	ret = sp_write(SCHED_PREEMPT, model);
+	if (!ret)
+		ret = read_preempt_model(cur, sizeof(cur));
+	if (!ret && strcmp(cur, model))
+		ret = -EPROTO;
+	return ret;
+}
+
+/*
+ * Without PREEMPT_DYNAMIC: is the kernel preemptible?  uname -v names the
+ * model: "PREEMPT", "PREEMPT_RT" or "PREEMPT_DYNAMIC" (init/Makefile).
+ */
+static bool uname_says_preemptible(void)
+{
+	static const char * const words[] = {
+		"PREEMPT", "PREEMPT_RT", "PREEMPT_DYNAMIC",
+	};
+	struct utsname u;
+	char *tok, *save = NULL;
+	size_t i;
+
+	if (uname(&u))
+		return false;
+	for (tok = strtok_r(u.version, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
+		for (i = 0; i < ARRAY_SIZE(words); i++)
+			if (!strcmp(tok, words[i]))
+				return true;
+	return false;
+}
+
+/* Log every line of @pid, to show where its hits went. */
+static void log_lines(struct __test_metadata *_metadata,
+		      const struct sp_view *v, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++) {
+		const struct sp_entry *e = &v->e[i];
+
+		if (e->pid != (unsigned int)pid)
+			continue;
+		TH_LOG("  pid %u: %s count %llu total_ns %llu max_ns %llu at %s",
+		       e->pid, sp_kind_name(e->kind), e->count, e->total_ns,
+		       e->max_ns, e->symbol);
+	}
+}
+
+/* Lines of any task that @match. */
+static size_t count_lines(const struct sp_view *v,
+			  bool (*match)(const struct sp_entry *e))
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->nr; i++)
+		n += match(&v->e[i]);
+	return n;
+}
+
 /* ---------------------------------------------------------------------- */
-/* fixture: accounting on for each test, state restored after */
+/*
+ * fixture: each test starts with accounting on, in the caller mode, with
+ * time and kinds off; everything is put back after it
+ */
 
 FIXTURE(sp) {
 	unsigned long long saved_enable;
 	unsigned long long saved_entries;
+	unsigned long long saved_time;
+	unsigned long long saved_kinds;
+	char saved_mode[SP_WORD_MAX];
+	char saved_preempt[32];		/* "" unless a test changed it */
 	unsigned long long taint;
 	int debug_locks;
 	int saved_kptr;
 	bool module_loaded;
 };
 
+/* Switch the preemption model, remembering the one to put back. */
+static int switch_preempt_model(FIXTURE_DATA(sp) *self, const char *model)
+{
+	char cur[sizeof(self->saved_preempt)];
+	int ret;
+
+	ret = read_preempt_model(cur, sizeof(cur));
+	if (ret)
+		return ret;
+	if (!self->saved_preempt[0])
+		snprintf(self->saved_preempt, sizeof(self->saved_preempt), "%s",
+			 cur);
+	if (!strcmp(cur, model))
+		return 0;
+	return write_preempt_model(model);
+}
+
 FIXTURE_SETUP(sp)
 {
 	self->saved_kptr = -1;
+	self->saved_preempt[0] = '\0';
 	self->module_loaded = false;
 
 	if (geteuid() != 0)
@@ -321,18 +486,31 @@ FIXTURE_SETUP(sp)
 	ASSERT_EQ(0, access(SP_ENABLE, F_OK))
 		TH_LOG("%s: %s (CONFIG_DEBUG_FS?)", SP_ENABLE, strerror(errno));
 
+	ASSERT_EQ(0, access(SP_MODE, F_OK))
+		TH_LOG("%s: %s (a kernel before interface version 2?)",
+		       SP_MODE, strerror(errno));
+
 	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &self->saved_enable));
 	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &self->saved_entries));
+	ASSERT_EQ(0, sp_read_word(SP_MODE, self->saved_mode,
+				  sizeof(self->saved_mode)));
+	ASSERT_EQ(0, sp_read_uint(SP_TIME, &self->saved_time));
+	ASSERT_EQ(0, sp_read_uint(SP_KINDS, &self->saved_kinds));
 	self->taint = read_taint();
 	self->debug_locks = read_debug_locks();
 
+	/* mode, time and kinds are written only while accounting is off */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_MODE, "caller"));
+	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
+	ASSERT_EQ(0, sp_write(SP_KINDS, "0"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 }
 
 FIXTURE_TEARDOWN(sp)
 {
 	unsigned long long v, taint;
-	char s[16];
+	char s[16], m[32];
 
 	if (self->module_loaded)
 		EXPECT_EQ(0, sp_module_unload());
@@ -340,10 +518,20 @@ FIXTURE_TEARDOWN(sp)
 		snprintf(s, sizeof(s), "%d", self->saved_kptr);
 		EXPECT_EQ(0, sp_write(KPTR_RESTRICT, s));
 	}
-	if (!sp_read_uint(SP_ENTRIES, &v) && v != self->saved_entries) {
-		EXPECT_EQ(0, sp_write(SP_ENABLE, "0"));
+	if (self->saved_preempt[0] &&
+	    (read_preempt_model(m, sizeof(m)) ||
+	     strcmp(m, self->saved_preempt)))
+		EXPECT_EQ(0, write_preempt_model(self->saved_preempt))
+			TH_LOG("preemption model not put back to %s",
+			       self->saved_preempt);
+
+	/* entries, mode, time and kinds: -EBUSY while enabled */
+	EXPECT_EQ(0, sp_write(SP_ENABLE, "0"));
+	if (!sp_read_uint(SP_ENTRIES, &v) && v != self->saved_entries)
 		EXPECT_EQ(0, sp_write_uint(SP_ENTRIES, self->saved_entries));
-	}
+	EXPECT_EQ(0, sp_write(SP_MODE, self->saved_mode));
+	EXPECT_EQ(0, sp_write_uint(SP_TIME, self->saved_time));
+	EXPECT_EQ(0, sp_write_uint(SP_KINDS, self->saved_kinds));
 	EXPECT_EQ(0, sp_write_uint(SP_ENABLE, self->saved_enable));
 
 	/* No splat: no new bad taint, lockdep still on. */
@@ -401,13 +589,16 @@ TEST_F_TIMEOUT(sp, nanosleep_counted, T_SHORT)
 
 TEST_F_TIMEOUT(sp, module_point, T_LONG)
 {
+	static const char * const mod_files[] = {
+		SP_MOD_SLEEP, SP_MOD_TIMEOUT, SP_MOD_PREEMPT, SP_MOD_COND,
+	};
 	char path[PATH_MAX], err[SP_ERR_MAX], sym[SP_SYM_MAX];
 	unsigned long long before, after;
 	const struct sp_entry *e;
 	pid_t me = gettid();
 	struct sp_view v, raw;
 	struct sp_stats st;
-	int ret, lines;
+	int ret, lines, lines_after;
 	size_t i;
 
 	if (sp_module_path(path, sizeof(path)))
@@ -418,10 +609,15 @@ TEST_F_TIMEOUT(sp, module_point, T_LONG)
 	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
 	self->module_loaded = true;
 
-	/* the module itself refuses bad counts */
-	EXPECT_EQ(-EINVAL, sp_write(SP_MOD_SLEEP, "0"));
-	EXPECT_EQ(-EINVAL, sp_write(SP_MOD_SLEEP, "10001"));
-	EXPECT_EQ(-EINVAL, sp_write(SP_MOD_SLEEP, "x"));
+	/* the module itself refuses bad counts, in each of its files */
+	for (i = 0; i < ARRAY_SIZE(mod_files); i++) {
+		EXPECT_EQ(-EINVAL, sp_write(mod_files[i], "0"));
+		EXPECT_EQ(-EINVAL, sp_write(mod_files[i], "10001"));
+		EXPECT_EQ(-EINVAL, sp_write(mod_files[i], "x"));
+		EXPECT_EQ(-EINVAL, sp_write(mod_files[i], ""));
+		EXPECT_EQ(-EINVAL, sp_write(mod_files[i], "-1"));
+		EXPECT_EQ(-EINVAL, sp_write_raw(mod_files[i], "1", 1, 1));
+	}
 
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_module_sleep, NULL));
@@ -434,30 +630,34 @@ TEST_F_TIMEOUT(sp, module_point, T_LONG)
 	EXPECT_GE(before, NS)
 		TH_LOG("%llu hits at %s [%s], want >= %llu", before,
 		       SP_MOD_FUNC, SP_MOD_NAME, NS);
-	EXPECT_EQ(1, lines);
+	/* a sleep line, and a yield line if a timer beat schedule() */
+	EXPECT_TRUE(lines == 1 || lines == 2) TH_LOG("%d lines", lines);
 	e = sp_find(&v, me, sp_is_module_sleep);
-	ASSERT_NE(NULL, e) {
-		for (i = 0; i < v.nr; i++)
-			if (v.e[i].pid == (unsigned int)me)
-				TH_LOG("own line: %s", v.e[i].symbol);
-	}
+	ASSERT_NE(NULL, e)
+		log_lines(_metadata, &v, me);
 	EXPECT_EQ((unsigned int)getpid(), e->tgid);
 	snprintf(sym, sizeof(sym), "%s", e->symbol);
 	TH_LOG("module schedule point: %s", sym);
+	for (i = 0; i < v.nr; i++)
+		if (v.e[i].pid == (unsigned int)me &&
+		    sp_is_module_sleep(&v.e[i]))
+			EXPECT_STREQ(sym, v.e[i].symbol);
 	sp_view_free(&v);
 
 	ret = sp_module_unload();
 	ASSERT_EQ(0, ret) TH_LOG("delete_module: %s", strerror(-ret));
 	self->module_loaded = false;
 
-	/* gone module: same line, same name, reads still work */
+	/* gone module: same lines, same name, reads still work */
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
-	after = sp_count(&v, me, sp_is_module_sleep, &lines);
+	after = sp_count(&v, me, sp_is_module_sleep, &lines_after);
 	EXPECT_EQ(before, after);
-	EXPECT_EQ(1, lines);
-	e = sp_find(&v, me, sp_is_module_sleep);
-	ASSERT_NE(NULL, e);
-	EXPECT_STREQ(sym, e->symbol);
+	EXPECT_EQ(lines, lines_after);
+	ASSERT_NE(NULL, sp_find(&v, me, sp_is_module_sleep));
+	for (i = 0; i < v.nr; i++)
+		if (v.e[i].pid == (unsigned int)me &&
+		    sp_is_module_sleep(&v.e[i]))
+			EXPECT_STREQ(sym, v.e[i].symbol);
 	sp_view_free(&v);
 
 	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
@@ -731,20 +931,24 @@ TEST_F_TIMEOUT(sp, overflow_counts_dropped, T_LONG)
 /* ---------------------------------------------------------------------- */
 /* 7. bad writes: -EINVAL (or -EBUSY) and nothing changes */
 
+/* Bad writes to a 0/1 file (enable, time, kinds), and the good ones. */
+static const struct sp_input sp_bad_bool[] = {
+	IN(""), IN("\n"), IN("2"), IN("-1"), IN("-0"), IN("abc"),
+	IN("1x"), IN("0x"), IN("0x1"), IN("01"), IN("10"), IN("+1"),
+	IN(" 1"), IN("1 "), IN("1\n\n"), IN("\n1"), IN("1\0"),
+	IN("0\0"), IN("y"), IN("Y"), IN("on"), IN("n"), IN("off"),
+	IN("true"), IN("99999999999999999999999"), IN("4294967297"),
+	IN("4294967296"), IN("18446744073709551617"), IN(Z200 "1"),
+	IN(Z200 "0"), IN_AT("1", 1), IN_AT("0", 1), IN_AT("1\n", 2),
+};
+
+static const struct sp_input sp_good_bool[] = {
+	IN("0"), IN("1"), IN("0\n"), IN("1\n"),
+};
+
 TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
 {
-	static const struct sp_input bad[] = {
-		IN(""), IN("\n"), IN("2"), IN("-1"), IN("-0"), IN("abc"),
-		IN("1x"), IN("0x"), IN("0x1"), IN("01"), IN("10"), IN("+1"),
-		IN(" 1"), IN("1 "), IN("1\n\n"), IN("\n1"), IN("1\0"),
-		IN("0\0"), IN("y"), IN("Y"), IN("on"), IN("n"), IN("off"),
-		IN("true"), IN("99999999999999999999999"), IN("4294967297"),
-		IN("4294967296"), IN("18446744073709551617"), IN(Z200 "1"),
-		IN(Z200 "0"), IN_AT("1", 1), IN_AT("0", 1), IN_AT("1\n", 2),
-	};
-	static const struct sp_input good[] = {
-		IN("0"), IN("1"), IN("0\n"), IN("1\n"),
-	};
+	const struct sp_input *bad = sp_bad_bool, *good = sp_good_bool;
 	unsigned long long state, en;
 	char shown[128];
 	size_t i;
@@ -752,7 +956,7 @@ TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
 
 	for (state = 0; state <= 1; state++) {
 		ASSERT_EQ(0, sp_write_uint(SP_ENABLE, state));
-		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		for (i = 0; i < ARRAY_SIZE(sp_bad_bool); i++) {
 			r = sp_write_input(SP_ENABLE, &bad[i], shown,
 					   sizeof(shown));
 			EXPECT_EQ(-EINVAL, r)
@@ -762,7 +966,7 @@ TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
 				TH_LOG("write %s changed enable", shown);
 		}
 	}
-	for (i = 0; i < ARRAY_SIZE(good); i++) {
+	for (i = 0; i < ARRAY_SIZE(sp_good_bool); i++) {
 		r = sp_write_input(SP_ENABLE, &good[i], shown, sizeof(shown));
 		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
 		ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
@@ -904,6 +1108,182 @@ TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 	/* teardown restores the capacity */
 }
 
+/*
+ * mode: exactly "caller" or "effective", optionally followed by one
+ * newline, written whole at offset 0; -EBUSY while accounting is on.
+ */
+TEST_F_TIMEOUT(sp, bad_writes_mode, T_SHORT)
+{
+	static const struct sp_input bad[] = {
+		IN(""), IN("\n"), IN("Caller"), IN("CALLER"), IN("Effective"),
+		IN("caller\n\n"), IN("\ncaller"), IN(" caller"), IN("caller "),
+		IN("caller\t"), IN("caller\r"), IN("effective\r\n"),
+		IN("calle"), IN("callerx"), IN("effectiv"), IN("effectivex"),
+		IN("caller\0"), IN("ca\0ller"), IN("\0caller"),
+		IN("effective\0"), IN("caller\n\0"), IN("0"), IN("1"),
+		IN("2"), IN("none"), IN("caller,effective"),
+		IN("caller effective"), IN("caller\ncaller"),
+		IN("effectiveeffective"), IN("callercallercaller\n"),
+		IN_AT("caller", 1), IN_AT("effective", 1),
+		IN_AT("caller\n", 3), IN_AT("effective", 100),
+	};
+	static const struct sp_input good[] = {
+		IN("effective"), IN("caller"), IN("effective\n"),
+		IN("caller\n"),
+	};
+	static const char * const modes[] = { "caller", "effective" };
+	char shown[128], mode[SP_WORD_MAX], want[SP_WORD_MAX];
+	size_t i, m;
+	ssize_t r;
+
+	/* off: bad words are -EINVAL and keep either mode */
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+		ASSERT_EQ(0, sp_write(SP_MODE, modes[m]));
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			r = sp_write_input(SP_MODE, &bad[i], shown,
+					   sizeof(shown));
+			EXPECT_EQ(-EINVAL, r)
+				TH_LOG("mode=%s, write %s", modes[m], shown);
+			ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+			EXPECT_STREQ(modes[m], mode)
+				TH_LOG("write %s changed the mode", shown);
+		}
+	}
+
+	/* off: the good forms work and return the full length */
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		r = sp_write_input(SP_MODE, &good[i], shown, sizeof(shown));
+		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
+		ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+		snprintf(want, sizeof(want), "%.*s",
+			 (int)strcspn(good[i].buf, "\n"), good[i].buf);
+		EXPECT_STREQ(want, mode) TH_LOG("wrote %s", shown);
+	}
+
+	/* on: a good word, the current one or the other, is -EBUSY */
+	ASSERT_EQ(0, sp_write(SP_MODE, "caller"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		r = sp_write_input(SP_MODE, &good[i], shown, sizeof(shown));
+		EXPECT_EQ(-EBUSY, r) TH_LOG("enabled, write %s", shown);
+		ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+		EXPECT_STREQ("caller", mode)
+			TH_LOG("enabled, write %s changed the mode", shown);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		r = sp_write_input(SP_MODE, &bad[i], shown, sizeof(shown));
+		EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
+			TH_LOG("enabled, write %s: %zd", shown, r);
+		ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+		EXPECT_STREQ("caller", mode);
+	}
+}
+
+/*
+ * time and kinds: 0 or 1 like enable; -EBUSY while accounting is on, for
+ * either value.
+ */
+static void check_bad_switch(struct __test_metadata *_metadata,
+			     const char *path)
+{
+	const struct sp_input *bad = sp_bad_bool, *good = sp_good_bool;
+	unsigned long long state, val;
+	char shown[128];
+	size_t i;
+	ssize_t r;
+
+	for (state = 0; state <= 1; state++) {
+		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+		ASSERT_EQ(0, sp_write_uint(path, state));
+		for (i = 0; i < ARRAY_SIZE(sp_bad_bool); i++) {
+			r = sp_write_input(path, &bad[i], shown,
+					   sizeof(shown));
+			EXPECT_EQ(-EINVAL, r)
+				TH_LOG("%s=%llu, write %s", path, state, shown);
+			ASSERT_EQ(0, sp_read_uint(path, &val));
+			EXPECT_EQ(state, val)
+				TH_LOG("write %s changed %s", shown, path);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(sp_good_bool); i++) {
+		r = sp_write_input(path, &good[i], shown, sizeof(shown));
+		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
+		ASSERT_EQ(0, sp_read_uint(path, &val));
+		EXPECT_EQ((unsigned long long)(good[i].buf[0] - '0'), val);
+	}
+
+	for (state = 0; state <= 1; state++) {
+		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+		ASSERT_EQ(0, sp_write_uint(path, state));
+		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+		for (i = 0; i < ARRAY_SIZE(sp_good_bool); i++) {
+			r = sp_write_input(path, &good[i], shown,
+					   sizeof(shown));
+			EXPECT_EQ(-EBUSY, r)
+				TH_LOG("enabled, %s=%llu, write %s", path,
+				       state, shown);
+			ASSERT_EQ(0, sp_read_uint(path, &val));
+			EXPECT_EQ(state, val);
+		}
+		for (i = 0; i < ARRAY_SIZE(sp_bad_bool); i++) {
+			r = sp_write_input(path, &bad[i], shown,
+					   sizeof(shown));
+			EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
+				TH_LOG("enabled, write %s to %s: %zd", shown,
+				       path, r);
+			ASSERT_EQ(0, sp_read_uint(path, &val));
+			EXPECT_EQ(state, val);
+		}
+	}
+}
+
+TEST_F_TIMEOUT(sp, bad_writes_time, T_SHORT)
+{
+	check_bad_switch(_metadata, SP_TIME);
+}
+
+TEST_F_TIMEOUT(sp, bad_writes_kinds, T_SHORT)
+{
+	check_bad_switch(_metadata, SP_KINDS);
+}
+
+/* mode, time and kinds change what is counted next, not what was counted */
+TEST_F_TIMEOUT(sp, switches_keep_counts, T_SHORT)
+{
+	static const char * const steps[][2] = {
+		{ SP_MODE, "effective" }, { SP_TIME, "1" }, { SP_KINDS, "1" },
+		{ SP_MODE, "caller" }, { SP_TIME, "0" }, { SP_KINDS, "0" },
+	};
+	unsigned long long c0, t0;
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	size_t i, nr0;
+
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	usleep(10000);	/* let a hit already in flight land */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	c0 = sp_count(&v, gettid(), sp_is_nanosleep, NULL);
+	t0 = sp_total(&v);
+	nr0 = v.nr;
+	sp_view_free(&v);
+	ASSERT_GE(c0, NS);
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		ASSERT_EQ(0, sp_write(steps[i][0], steps[i][1]))
+			TH_LOG("write %s to %s", steps[i][1], steps[i][0]);
+		ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err))
+			TH_LOG("%s", err);
+		EXPECT_EQ(c0, sp_count(&v, gettid(), sp_is_nanosleep, NULL))
+			TH_LOG("write %s to %s changed our count", steps[i][1],
+			       steps[i][0]);
+		EXPECT_EQ(t0, sp_total(&v));
+		EXPECT_EQ(nr0, v.nr);
+		sp_view_free(&v);
+	}
+}
+
 /* ---------------------------------------------------------------------- */
 /* 8. a comm cannot forge a line: it is escaped */
 
@@ -960,6 +1340,7 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 	} files[] = {
 		{ SP_PROC, 0600 }, { SP_ENABLE, 0600 }, { SP_RESET, 0200 },
 		{ SP_ENTRIES, 0600 }, { SP_STATS, 0400 }, { SP_RAW, 0400 },
+		{ SP_MODE, 0600 }, { SP_TIME, 0600 }, { SP_KINDS, 0600 },
 	};
 	struct stat st;
 	size_t i;
@@ -1199,7 +1580,404 @@ TEST_F_TIMEOUT(sp, percpu_merge, T_SHORT)
 }
 
 /* ---------------------------------------------------------------------- */
-/* 11. stress: hitters, readers, resets, toggles and resizes at once */
+/* 11. mode, time and kinds: what is written is what is read and reported */
+
+static void check_state(struct __test_metadata *_metadata, const char *mode,
+			unsigned long long time, unsigned long long kinds,
+			unsigned long long enabled)
+{
+	unsigned long long val;
+	char err[SP_ERR_MAX], word[SP_WORD_MAX];
+	struct sp_view v;
+
+	ASSERT_EQ(0, sp_read_word(SP_MODE, word, sizeof(word)));
+	EXPECT_STREQ(mode, word);
+	ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
+	EXPECT_EQ(time, val);
+	ASSERT_EQ(0, sp_read_uint(SP_KINDS, &val));
+	EXPECT_EQ(kinds, val);
+	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &val));
+	EXPECT_EQ(enabled, val);
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(enabled, v.enabled);
+	EXPECT_STREQ(mode, v.mode);
+	EXPECT_EQ(time, v.time);
+	EXPECT_EQ(kinds, v.kinds);
+	sp_view_free(&v);
+}
+
+TEST_F_TIMEOUT(sp, modes_and_switches_report_state, T_SHORT)
+{
+	static const char * const modes[] = { "caller", "effective" };
+	unsigned int i;
+
+	/* every combination, written while off, then on */
+	for (i = 0; i < 8; i++) {
+		const char *mode = modes[i & 1];
+		unsigned long long time = !!(i & 2), kinds = !!(i & 4);
+
+		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+		ASSERT_EQ(0, sp_write(SP_MODE, mode));
+		ASSERT_EQ(0, sp_write_uint(SP_TIME, time));
+		ASSERT_EQ(0, sp_write_uint(SP_KINDS, kinds));
+		check_state(_metadata, mode, time, kinds, 0);
+		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+		check_state(_metadata, mode, time, kinds, 1);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* 12. the effective mode: the code that waits, not the __sched wrapper */
+
+TEST_F_TIMEOUT(sp, effective_mode_module, T_LONG)
+{
+	char path[PATH_MAX], err[SP_ERR_MAX], word[SP_WORD_MAX];
+	unsigned long long cnt;
+	const struct sp_entry *e;
+	pid_t me = gettid();
+	struct sp_view v;
+	int ret, lines;
+
+	if (sp_module_path(path, sizeof(path)))
+		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+
+	/* effective: sched_points_test_timeout(), past schedule_timeout() */
+	ASSERT_EQ(0, sp_configure("effective", 0, 0));
+	ASSERT_EQ(0, sp_read_word(SP_MODE, word, sizeof(word)));
+	EXPECT_STREQ("effective", word);
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_TIMEOUT, N_SLEEPS));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_STREQ("effective", v.mode);
+	cnt = sp_count(&v, me, sp_is_module_timeout, &lines);
+	EXPECT_GE(cnt, NS) {
+		TH_LOG("effective mode: %llu hits at %s [%s], want >= %llu",
+		       cnt, SP_MOD_FUNC_TIMEOUT, SP_MOD_NAME, NS);
+		log_lines(_metadata, &v, me);
+	}
+	e = sp_find(&v, me, sp_is_module_timeout);
+	ASSERT_NE(NULL, e);
+	TH_LOG("effective schedule point: %s", e->symbol);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_schedule_timeout, &lines))
+		TH_LOG("schedule_timeout() named in the effective mode");
+	EXPECT_EQ(0, lines);
+	sp_view_free(&v);
+
+	/* caller: the same sleeps are schedule_timeout()'s */
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_TIMEOUT, N_SLEEPS));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_STREQ("caller", v.mode);
+	cnt = sp_count(&v, me, sp_is_schedule_timeout, &lines);
+	EXPECT_GE(cnt, NS) {
+		TH_LOG("caller mode: %llu hits at schedule_timeout, want >= %llu",
+		       cnt, NS);
+		log_lines(_metadata, &v, me);
+	}
+	e = sp_find(&v, me, sp_is_schedule_timeout);
+	ASSERT_NE(NULL, e);
+	TH_LOG("caller schedule point: %s", e->symbol);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_module_timeout, NULL))
+		TH_LOG("%s named in the caller mode", SP_MOD_FUNC_TIMEOUT);
+	sp_view_free(&v);
+}
+
+TEST_F_TIMEOUT(sp, effective_mode_nanosleep, T_SHORT)
+{
+	char err[SP_ERR_MAX];
+	unsigned long long cnt;
+	const struct sp_entry *e;
+	pid_t me = gettid();
+	struct sp_view v;
+	int lines;
+
+	ASSERT_EQ(0, sp_configure("effective", 0, 0));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	cnt = sp_count(&v, me, sp_is_nanosleep_path, &lines);
+	EXPECT_GE(cnt, NS) {
+		TH_LOG("%llu sleeps in the nanosleep path (not do_nanosleep), want >= %llu",
+		       cnt, NS);
+		log_lines(_metadata, &v, me);
+	}
+	EXPECT_EQ(1, lines) log_lines(_metadata, &v, me);
+	e = sp_find(&v, me, sp_is_nanosleep_path);
+	ASSERT_NE(NULL, e);
+	TH_LOG("effective schedule point of nanosleep: %s", e->symbol);
+	/* nothing of ours at do_nanosleep or in schedule*() */
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_sched_wrapper, &lines));
+	EXPECT_EQ(0, lines) log_lines(_metadata, &v, me);
+	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 13. kinds of schedule() calls: sched_yield() is a yield */
+
+static bool yield_site_not_yield(const struct sp_entry *e)
+{
+	return sp_is_sched_yield_site(e) && e->kind != SP_KIND_YIELD;
+}
+
+TEST_F_TIMEOUT(sp, kind_yield, T_SHORT)
+{
+	char err[SP_ERR_MAX];
+	unsigned long long cnt;
+	const struct sp_entry *e;
+	pid_t me = gettid();
+	struct sp_view v;
+	int i, lines;
+
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	/* do_sched_yield() calls schedule() always, with the task runnable */
+	for (i = 0; i < N_YIELDS; i++)
+		ASSERT_EQ(0, sched_yield());
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	cnt = sp_count(&v, me, sp_is_sched_yield, &lines);
+	EXPECT_GE(cnt, (unsigned long long)N_YIELDS) {
+		TH_LOG("%llu yields at the sched_yield schedule point, want >= %d",
+		       cnt, N_YIELDS);
+		log_lines(_metadata, &v, me);
+	}
+	EXPECT_EQ(1, lines);
+	e = sp_find(&v, me, sp_is_sched_yield);
+	ASSERT_NE(NULL, e);
+	TH_LOG("sched_yield schedule point: %s", e->symbol);
+	/* runnable all along: never a sleep there */
+	EXPECT_EQ(0ULL, sp_count(&v, me, yield_site_not_yield, &lines));
+	EXPECT_EQ(0, lines) log_lines(_metadata, &v, me);
+	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 14. off-CPU time */
+
+static int child_offcpu_sleep(void *arg)
+{
+	(void)arg;
+	sp_nanosleep_n(OFFCPU_SLEEPS, OFFCPU_US);
+	return 0;
+}
+
+static int child_yield(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < N_YIELDS; i++)
+		if (sched_yield())
+			return 10;
+	return 0;
+}
+
+TEST_F_TIMEOUT(sp, offcpu_time_sleep, T_SHORT)
+{
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_child c;
+	struct sp_view v;
+
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_offcpu", child_offcpu_sleep, NULL));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.time);
+	e = sp_find(&v, c.pid, sp_is_nanosleep);
+	ASSERT_NE(NULL, e) log_lines(_metadata, &v, c.pid);
+	TH_LOG("%d sleeps of %d us: count %llu total_ns %llu max_ns %llu",
+	       OFFCPU_SLEEPS, OFFCPU_US, e->count, e->total_ns, e->max_ns);
+	EXPECT_GE(e->count, (unsigned long long)OFFCPU_SLEEPS);
+	EXPECT_GE(e->total_ns, OFFCPU_SLEEPS * OFFCPU_MIN_NS);
+	EXPECT_GE(e->max_ns, OFFCPU_MIN_NS);
+	EXPECT_LE(e->max_ns, e->total_ns);
+	EXPECT_LT(e->total_ns, OFFCPU_MAX_NS);
+	sp_view_free(&v);
+}
+
+TEST_F_TIMEOUT(sp, offcpu_time_yield, T_SHORT)
+{
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_child c;
+	struct sp_view v;
+
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_yielder", child_yield, NULL));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	e = sp_find(&v, c.pid, sp_is_sched_yield);
+	ASSERT_NE(NULL, e) log_lines(_metadata, &v, c.pid);
+	TH_LOG("%d yields: count %llu total_ns %llu max_ns %llu", N_YIELDS,
+	       e->count, e->total_ns, e->max_ns);
+	ASSERT_GE(e->count, (unsigned long long)N_YIELDS);
+	/* timed too, but a yield is no wait: a short mean */
+	EXPECT_GT(e->total_ns, 0ULL);
+	EXPECT_LT(e->total_ns / e->count, YIELD_MEAN_MAX_NS);
+	EXPECT_LE(e->max_ns, e->total_ns);
+	sp_view_free(&v);
+}
+
+TEST_F_TIMEOUT(sp, offcpu_time_off, T_SHORT)
+{
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_child c;
+	struct sp_view v, raw;
+	size_t i, timed = 0;
+
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_offcpu", child_offcpu_sleep, NULL));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v.time);
+	e = sp_find(&v, c.pid, sp_is_nanosleep);
+	ASSERT_NE(NULL, e) log_lines(_metadata, &v, c.pid);
+	EXPECT_GE(e->count, (unsigned long long)OFFCPU_SLEEPS);
+	EXPECT_EQ(0ULL, e->total_ns);
+	EXPECT_EQ(0ULL, e->max_ns);
+	/* nobody's time, since the reset with time off */
+	for (i = 0; i < v.nr; i++) {
+		if (!v.e[i].total_ns && !v.e[i].max_ns)
+			continue;
+		if (!timed++)
+			TH_LOG("timed with time 0: pid %u %s %s", v.e[i].pid,
+			       sp_kind_name(v.e[i].kind), v.e[i].symbol);
+	}
+	EXPECT_EQ(0U, timed);
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	for (i = 0, timed = 0; i < raw.nr; i++)
+		timed += raw.e[i].total_ns || raw.e[i].max_ns;
+	EXPECT_EQ(0U, timed) TH_LOG("raw lines with time, with time 0");
+	sp_view_free(&raw);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 15. kinds: preempt_schedule() and cond_resched(), with kinds on only */
+
+TEST_F_TIMEOUT(sp, kinds_preempt, T_LONG)
+{
+	char path[PATH_MAX], err[SP_ERR_MAX];
+	unsigned long long cnt;
+	const struct sp_entry *e;
+	pid_t me = gettid();
+	struct sp_view v;
+	int ret, lines;
+
+	if (sp_module_path(path, sizeof(path)))
+		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+	/* preempt_enable() calls preempt_schedule() only under preempt=full */
+	if (!access(SCHED_PREEMPT, F_OK)) {
+		ret = switch_preempt_model(self, "full");
+		ASSERT_EQ(0, ret) TH_LOG("%s: full: %s", SCHED_PREEMPT,
+					 strerror(-ret));
+	} else if (!uname_says_preemptible()) {
+		SKIP(return,
+		     "kernel not preemptible (no %s, no PREEMPT in uname -v): preempt_enable() never calls preempt_schedule()",
+		     SCHED_PREEMPT);
+	}
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+
+	ASSERT_EQ(0, sp_configure("caller", 0, 1));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_PREEMPT, N_SLEEPS));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.kinds);
+	cnt = sp_count(&v, me, sp_is_module_preempt, &lines);
+	EXPECT_GE(cnt, NS) {
+		TH_LOG("%llu preempt hits at %s [%s], want >= %llu", cnt,
+		       SP_MOD_FUNC_PREEMPT, SP_MOD_NAME, NS);
+		/* e.g. all of them at preempt_schedule_thunk on x86 */
+		log_lines(_metadata, &v, me);
+	}
+	EXPECT_EQ(1, lines);
+	e = sp_find(&v, me, sp_is_module_preempt);
+	ASSERT_NE(NULL, e);
+	TH_LOG("preempt schedule point: %s", e->symbol);
+	/* never timed (the parser checks it too) */
+	EXPECT_EQ(0ULL, e->total_ns);
+	EXPECT_EQ(0ULL, e->max_ns);
+	sp_view_free(&v);
+
+	/* kinds off: the same preemptions are not counted, anywhere */
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_PREEMPT, N_SLEEPS));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v.kinds);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_kind_preempt, &lines));
+	EXPECT_EQ(0, lines) log_lines(_metadata, &v, me);
+	EXPECT_EQ(0U, count_lines(&v, sp_is_kind_preempt));
+	EXPECT_EQ(0U, count_lines(&v, sp_is_kind_cond_resched));
+	sp_view_free(&v);
+}
+
+TEST_F_TIMEOUT(sp, kinds_cond_resched, T_LONG)
+{
+	char path[PATH_MAX], err[SP_ERR_MAX];
+	unsigned long long cnt, rescheduled;
+	const struct sp_entry *e;
+	pid_t me = gettid();
+	struct sp_view v;
+	int ret, lines;
+
+	if (access(SCHED_PREEMPT, F_OK))
+		SKIP(return,
+		     "%s missing (needs CONFIG_PREEMPT_DYNAMIC and CONFIG_SCHED_DEBUG): cannot switch to preempt=voluntary, and cond_resched() does nothing under preempt=full",
+		     SCHED_PREEMPT);
+	if (sp_module_path(path, sizeof(path)))
+		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+	ret = switch_preempt_model(self, "voluntary");
+	ASSERT_EQ(0, ret) TH_LOG("%s: voluntary: %s", SCHED_PREEMPT,
+				 strerror(-ret));
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+
+	ASSERT_EQ(0, sp_configure("caller", 0, 1));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_COND, N_SLEEPS));
+	/* the module's own count: did cond_resched() reschedule at all? */
+	ASSERT_EQ(0, sp_read_uint(SP_MOD_COND, &rescheduled));
+	EXPECT_EQ(NS, rescheduled)
+		TH_LOG("cond_resched() rescheduled %llu of %llu times",
+		       rescheduled, NS);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	cnt = sp_count(&v, me, sp_is_module_cond_resched, &lines);
+	EXPECT_GE(cnt, NS) {
+		TH_LOG("%llu cond_resched hits at %s [%s], want >= %llu", cnt,
+		       SP_MOD_FUNC_COND, SP_MOD_NAME, NS);
+		log_lines(_metadata, &v, me);
+	}
+	EXPECT_EQ(1, lines);
+	e = sp_find(&v, me, sp_is_module_cond_resched);
+	ASSERT_NE(NULL, e);
+	TH_LOG("cond_resched schedule point: %s", e->symbol);
+	EXPECT_EQ(0ULL, e->total_ns);
+	sp_view_free(&v);
+
+	/* kinds off: not counted */
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_COND, N_SLEEPS));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_kind_cond_resched, &lines));
+	EXPECT_EQ(0, lines) log_lines(_metadata, &v, me);
+	EXPECT_EQ(0U, count_lines(&v, sp_is_kind_cond_resched));
+	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 16. stress: hitters, readers, resets, toggles, switches and resizes */
 
 #define STRESS_SECONDS	5
 
@@ -1327,7 +2105,12 @@ static void *stress_controller(void *p)
 			break;
 		case 2:
 		case 6:
+			/* off, another mode/time/kinds combination, on */
 			stress_write(s, SP_ENABLE, "0");
+			stress_write(s, SP_MODE,
+				     (i / 4) & 1 ? "effective" : "caller");
+			stress_write(s, SP_TIME, (i / 4) & 2 ? "1" : "0");
+			stress_write(s, SP_KINDS, (i / 4) & 4 ? "1" : "0");
 			sp_nanosleep_n(1, 200);
 			stress_write(s, SP_ENABLE, "1");
 			stress_add(&s->toggles, 1);
@@ -1342,8 +2125,12 @@ static void *stress_controller(void *p)
 		}
 		sp_nanosleep_n(1, 1000);
 	}
+	/* as the fixture set it up: caller mode, time and kinds off */
 	stress_write(s, SP_ENABLE, "0");
 	stress_write(s, SP_ENTRIES, orig);
+	stress_write(s, SP_MODE, "caller");
+	stress_write(s, SP_TIME, "0");
+	stress_write(s, SP_KINDS, "0");
 	stress_write(s, SP_ENABLE, "1");
 	return NULL;
 }
@@ -1382,7 +2169,7 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 	       s.hit_loops, s.spawns);
 	TH_LOG("reads: %lu proc, %lu raw, %lu stats, %lu lines parsed",
 	       s.proc_reads, s.raw_reads, s.stats_reads, s.lines);
-	TH_LOG("controller: %lu resets, %lu toggles, %lu resizes",
+	TH_LOG("controller: %lu resets, %lu toggles (with mode/time/kinds), %lu resizes",
 	       s.resets, s.toggles, s.resizes);
 
 	EXPECT_EQ(0, s.failed) TH_LOG("%s", s.err);
@@ -1402,6 +2189,9 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(1ULL, v.enabled);
+	EXPECT_STREQ("caller", v.mode);
+	EXPECT_EQ(0ULL, v.time);
+	EXPECT_EQ(0ULL, v.kinds);
 	EXPECT_GE(sp_count(&v, gettid(), sp_is_nanosleep, NULL), NS);
 	sp_view_free(&v);
 }

@@ -2,9 +2,12 @@
 /*
  * Helpers for the sched_points selftest: read the control files, and parse
  * /proc/sched_points, debugfs sched_points/raw and sched_points/stats
- * strictly, as Documentation/scheduler/sched-points.rst (interface version 1)
- * defines them.  Any line that does not follow the format is an error, with
- * the line number and the line in the message.
+ * strictly, as Documentation/scheduler/sched-points.rst defines them.  The
+ * kernel under test writes interface version 2 (a kind column, total_ns and
+ * max_ns, and the mode/time/kinds summary lines); the parser also reads
+ * versions 1 and 1.x, which its own tests (sp_parser_test.c) use.  Any line
+ * that does not follow the format is an error, with the line number and the
+ * line in the message.
  */
 #ifndef SP_HELPERS_H
 #define SP_HELPERS_H
@@ -37,8 +40,13 @@
 #define SP_ENTRIES	SP_DIR "/entries"
 #define SP_STATS	SP_DIR "/stats"
 #define SP_RAW		SP_DIR "/raw"
+#define SP_MODE		SP_DIR "/mode"
+#define SP_TIME		SP_DIR "/time"
+#define SP_KINDS	SP_DIR "/kinds"
 
-#define SP_VERSION_MAJOR	1
+/* What the kernel under test must write; the parser reads 1 and 2. */
+#define SP_VERSION_MAJOR	2
+#define SP_VERSION_MAJOR_MIN	1
 #define SP_MIN_ENTRIES		16ULL
 #define SP_MAX_ENTRIES		1048576ULL
 #define SP_DEFAULT_ENTRIES	4096ULL
@@ -48,13 +56,32 @@
 #define SP_NAME_MAX	512	/* KSYM_NAME_LEN */
 #define SP_MOD_MAX	64	/* MODULE_NAME_LEN - sizeof(unsigned long) */
 #define SP_ERR_MAX	768
+#define SP_WORD_MAX	16	/* a mode name */
+#define SP_MAX_FIELDS	32	/* columns a later minor may append, and more */
+
+/* How a task entered the scheduler (the kind column of version 2). */
+enum sp_kind {
+	SP_KIND_NONE = -1,	/* version 1: no kind column */
+	SP_KIND_SLEEP,		/* schedule() while not runnable */
+	SP_KIND_YIELD,		/* schedule() while runnable */
+	SP_KIND_PREEMPT,	/* preempt_schedule() */
+	SP_KIND_COND_RESCHED,	/* cond_resched() that rescheduled */
+	SP_NR_KINDS,
+};
+
+static const char * const sp_kind_names[SP_NR_KINDS] = {
+	"sleep", "yield", "preempt", "cond_resched",
+};
 
 /* One data line of /proc/sched_points or of debugfs raw. */
 struct sp_entry {
 	unsigned int cpu;		/* raw only */
 	unsigned int pid;
 	unsigned int tgid;
+	int kind;			/* enum sp_kind */
 	unsigned long long count;
+	unsigned long long total_ns;	/* 0 in version 1 */
+	unsigned long long max_ns;	/* 0 in version 1 */
 	unsigned long long address;
 	char symbol[SP_SYM_MAX];	/* as printed */
 	char func[SP_NAME_MAX];		/* "" for a bare 0x... address */
@@ -66,9 +93,12 @@ struct sp_entry {
 
 /* /proc/sched_points or debugfs raw, parsed. */
 struct sp_view {
-	unsigned int major, minor;
+	unsigned int major, minor;	/* raw: major from its header */
 	bool has_minor;
 	unsigned long long enabled, cpus, capacity, used, entries, dropped;
+	char mode[SP_WORD_MAX];		/* version 2: caller or effective */
+	unsigned long long time, kinds;	/* version 2: switches, 0 or 1 */
+	unsigned int nfields;		/* columns of a data line */
 	size_t nr;
 	struct sp_entry *e;
 };
@@ -308,6 +338,41 @@ static inline int sp_write_uint(const char *path, unsigned long long v)
 	return sp_write(path, s);
 }
 
+/* A word: lowercase letters and '_', starting with a letter. */
+static inline bool sp_is_word(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || !islower((unsigned char)s[0]))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!islower((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/*
+ * Read a file holding exactly "<word>\n" (debugfs mode) into @out (@n
+ * bytes).  0 or -errno/-EPROTO.
+ */
+static inline int sp_read_word(const char *path, char *out, size_t n)
+{
+	size_t len = 0;
+	char *b = NULL;
+	int ret;
+
+	ret = sp_read_file(path, &b, &len);
+	if (ret)
+		return ret;
+	if (len < 2 || b[len - 1] != '\n' || !sp_is_word(b, len - 1) ||
+	    len > n)
+		ret = -EPROTO;
+	else
+		snprintf(out, n, "%.*s", (int)(len - 1), b);
+	free(b);
+	return ret;
+}
+
 /* Number of CPUs in a list such as "0-3,5\n" (sysfs cpu list format). */
 static inline int sp_cpu_list_count(const char *path)
 {
@@ -514,14 +579,35 @@ static inline bool sp_split(const char *s, size_t n, int want,
 	return k == want;
 }
 
+/* The kind named by @s (@n bytes), or -1. */
+static inline int sp_parse_kind(const char *s, size_t n)
+{
+	int k;
+
+	for (k = 0; k < SP_NR_KINDS; k++)
+		if (n == strlen(sp_kind_names[k]) &&
+		    !memcmp(s, sp_kind_names[k], n))
+			return k;
+	return -1;
+}
+
+static inline const char *sp_kind_name(int kind)
+{
+	return kind >= 0 && kind < SP_NR_KINDS ? sp_kind_names[kind] : "-";
+}
+
 /*
- * The fields pid..comm of a data line (@f points at pid).  @why is set on
- * error.
+ * The fields pid..comm of a data line (@f points at pid): version 1 has
+ * pid tgid count address symbol comm, version 2 pid tgid kind count
+ * total_ns max_ns address symbol comm.  Fields a later minor appends are
+ * not looked at.  @why is set on error.
  */
 static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
+					 unsigned int major,
 					 struct sp_entry *e, const char **why)
 {
 	unsigned long long v;
+	int k = 2;
 
 	if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &v)) {
 		*why = "bad pid";
@@ -533,17 +619,50 @@ static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
 		return false;
 	}
 	e->tgid = v;
-	if (!sp_parse_udec(f[2], fl[2], ~0ULL, &e->count)) {
+	e->kind = SP_KIND_NONE;
+	e->total_ns = 0;
+	e->max_ns = 0;
+	if (major >= 2) {
+		e->kind = sp_parse_kind(f[k], fl[k]);
+		if (e->kind < 0) {
+			*why = "kind is not sleep, yield, preempt or cond_resched";
+			return false;
+		}
+		k++;
+	}
+	if (!sp_parse_udec(f[k], fl[k], ~0ULL, &e->count)) {
 		*why = "bad count";
 		return false;
 	}
-	if (fl[3] != 16 || !sp_parse_lhex(f[3], 16, &e->address)) {
+	k++;
+	if (major >= 2) {
+		if (!sp_parse_udec(f[k], fl[k], ~0ULL, &e->total_ns)) {
+			*why = "bad total_ns";
+			return false;
+		}
+		k++;
+		if (!sp_parse_udec(f[k], fl[k], ~0ULL, &e->max_ns)) {
+			*why = "bad max_ns";
+			return false;
+		}
+		k++;
+		/* only schedule() calls are timed */
+		if ((e->kind == SP_KIND_PREEMPT ||
+		     e->kind == SP_KIND_COND_RESCHED) &&
+		    (e->total_ns || e->max_ns)) {
+			*why = "off-CPU time on a preempt or cond_resched line";
+			return false;
+		}
+	}
+	if (fl[k] != 16 || !sp_parse_lhex(f[k], 16, &e->address)) {
 		*why = "address is not 16 lowercase hex digits";
 		return false;
 	}
-	if (!sp_parse_symbol(f[4], fl[4], e, why))
+	k++;
+	if (!sp_parse_symbol(f[k], fl[k], e, why))
 		return false;
-	return sp_parse_comm(f[5], fl[5], e, why);
+	k++;
+	return sp_parse_comm(f[k], fl[k], e, why);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -614,27 +733,86 @@ static inline struct sp_entry *sp_view_add(struct sp_view *v, size_t *cap)
 		goto fail;						\
 	} while (0)
 
-static const char * const sp_summary_names[] = {
+/* Summary names of each major version, in their order. */
+static const char * const sp_summary_v1[] = {
 	"enabled", "cpus", "capacity", "used", "entries", "dropped",
 };
 
-#define SP_NR_SUMMARY ARRAY_SIZE(sp_summary_names)
+static const char * const sp_summary_v2[] = {
+	"enabled", "mode", "time", "kinds", "cpus", "capacity", "used",
+	"entries", "dropped",
+};
+
+#define SP_HDR_V1	"pid\ttgid\tcount\taddress\tsymbol\tcomm"
+#define SP_HDR_V2	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm"
+#define SP_RAW_HDR_V1	"cpu\t" SP_HDR_V1
+#define SP_RAW_HDR_V2	"cpu\t" SP_HDR_V2
+
+/* Where the value of the numeric summary line @name goes. */
+static inline unsigned long long *sp_summary_slot(struct sp_view *v,
+						  const char *name)
+{
+	if (!strcmp(name, "enabled"))
+		return &v->enabled;
+	if (!strcmp(name, "time"))
+		return &v->time;
+	if (!strcmp(name, "kinds"))
+		return &v->kinds;
+	if (!strcmp(name, "cpus"))
+		return &v->cpus;
+	if (!strcmp(name, "capacity"))
+		return &v->capacity;
+	if (!strcmp(name, "used"))
+		return &v->used;
+	if (!strcmp(name, "entries"))
+		return &v->entries;
+	return &v->dropped;
+}
 
 /*
- * Parse /proc/sched_points text.  0, or -1 with a message in @err
- * (SP_ERR_MAX bytes).  @what names the file in messages.
+ * The column header of /proc/sched_points: exactly SP_HDR_V1 for major 1,
+ * SP_HDR_V2 for 2.0; a later minor of 2 may append columns ("\tname").
+ * Sets v->nfields; false if @s is not a header this version allows.
+ */
+static inline bool sp_view_header(struct sp_view *v, const char *s, size_t n)
+{
+	const char *hdr = v->major == 1 ? SP_HDR_V1 : SP_HDR_V2;
+	size_t hl = strlen(hdr), i;
+	unsigned int nf = v->major == 1 ? 6 : 9;
+
+	if (n < hl || memcmp(s, hdr, hl))
+		return false;
+	if (n > hl && (v->major == 1 || !v->has_minor || v->minor == 0))
+		return false;
+	for (i = hl; i < n; ) {
+		size_t j = i + 1;
+
+		if (s[i] != '\t')
+			return false;
+		while (j < n && s[j] != '\t')
+			j++;
+		if (!sp_is_word(s + i + 1, j - i - 1))
+			return false;
+		nf++;
+		i = j;
+	}
+	if (nf > SP_MAX_FIELDS)
+		return false;
+	v->nfields = nf;
+	return true;
+}
+
+/*
+ * Parse /proc/sched_points text, version 1.x or 2.x.  0, or -1 with a
+ * message in @err (SP_ERR_MAX bytes).  @what names the file in messages.
  */
 static inline int sp_parse_view(const char *buf, size_t len,
 				struct sp_view *v, char *err, const char *what)
 {
-	static const char hdr[] = "pid\ttgid\tcount\taddress\tsymbol\tcomm";
 	static const char ver[] = "sched_points version ";
-	unsigned long long *vals[SP_NR_SUMMARY] = {
-		&v->enabled, &v->cpus, &v->capacity,
-		&v->used, &v->entries, &v->dropped,
-	};
 	struct sp_lines l = { .buf = buf, .len = len };
-	size_t cap = 0, next = 0;
+	const char * const *names = sp_summary_v1;
+	size_t cap = 0, next = 0, nnames = ARRAY_SIZE(sp_summary_v1);
 	const char *s = "";
 	size_t n = 0;
 	bool bad;
@@ -664,56 +842,81 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		if (dot && !sp_parse_udec(dot + 1, rest - (dot + 1 - p),
 					  0xffff, &b))
 			SP_FAIL("bad minor version");
-		if (a != SP_VERSION_MAJOR)
+		if (a < SP_VERSION_MAJOR_MIN || a > SP_VERSION_MAJOR)
 			SP_FAIL("unknown major version %llu", a);
 		v->major = a;
 		v->minor = b;
 		v->has_minor = dot;
 	}
+	if (v->major == 2) {
+		names = sp_summary_v2;
+		nnames = ARRAY_SIZE(sp_summary_v2);
+	}
 
 	/* summary, up to the column header */
 	for (;;) {
-		const char *sp;
-		unsigned long long val;
-		size_t k;
+		const char *sp, *val;
+		unsigned long long num;
+		size_t k, nl, vl;
 
 		if (!sp_next_line(&l, &s, &n, &bad))
 			SP_FAIL("end of file before the column header");
 		if (bad)
 			SP_FAIL("no newline at the end");
-		if (n == strlen(hdr) && !memcmp(s, hdr, n))
+		/* no summary line holds a TAB: this is the header or bad */
+		if (n >= 4 && !memcmp(s, "pid\t", 4)) {
+			if (!sp_view_header(v, s, n))
+				SP_FAIL("bad column header for version %u.%u",
+					v->major, v->minor);
 			break;
+		}
 		sp = memchr(s, ' ', n);
 		if (!sp || sp == s)
 			SP_FAIL("summary line is not \"<name> <value>\"");
-		for (k = 0; k < (size_t)(sp - s); k++)
+		nl = sp - s;
+		val = sp + 1;
+		vl = n - nl - 1;
+		for (k = 0; k < nl; k++)
 			if (!(islower((unsigned char)s[k]) || s[k] == '_' ||
 			      (k && isdigit((unsigned char)s[k]))))
 				SP_FAIL("bad summary name");
-		if (!sp_parse_udec(sp + 1, n - (sp + 1 - s), ~0ULL, &val))
-			SP_FAIL("bad summary value");
-		for (k = 0; k < SP_NR_SUMMARY; k++)
-			if ((size_t)(sp - s) == strlen(sp_summary_names[k]) &&
-			    !memcmp(s, sp_summary_names[k], sp - s))
+		for (k = 0; k < nnames; k++)
+			if (nl == strlen(names[k]) && !memcmp(s, names[k], nl))
 				break;
-		if (k == SP_NR_SUMMARY) {
+		if (k == nnames) {
 			/* unknown names only come with a later minor */
 			if (!v->has_minor || v->minor == 0)
 				SP_FAIL("unknown summary name in version %u.0",
 					v->major);
+			if (!sp_parse_udec(val, vl, ~0ULL, &num) &&
+			    !sp_is_word(val, vl))
+				SP_FAIL("bad summary value");
 			continue;
 		}
 		if (k != next)
 			SP_FAIL("summary name out of order or repeated (want \"%s\")",
-				next < SP_NR_SUMMARY ?
-				sp_summary_names[next] : "column header");
-		*vals[k] = val;
+				next < nnames ? names[next] : "column header");
+		if (!strcmp(names[k], "mode")) {
+			if (!sp_is_word(val, vl) || vl >= SP_WORD_MAX)
+				SP_FAIL("mode is not a word");
+			memcpy(v->mode, val, vl);
+			v->mode[vl] = '\0';
+			if (v->minor == 0 && strcmp(v->mode, "caller") &&
+			    strcmp(v->mode, "effective"))
+				SP_FAIL("mode is not caller or effective");
+		} else {
+			if (!sp_parse_udec(val, vl, ~0ULL, &num))
+				SP_FAIL("bad summary value");
+			if (num > 1 && (!strcmp(names[k], "enabled") ||
+					!strcmp(names[k], "time") ||
+					!strcmp(names[k], "kinds")))
+				SP_FAIL("%s is not 0 or 1", names[k]);
+			*sp_summary_slot(v, names[k]) = num;
+		}
 		next++;
 	}
-	if (next != SP_NR_SUMMARY)
-		SP_FAIL("summary misses \"%s\"", sp_summary_names[next]);
-	if (v->enabled > 1)
-		SP_FAIL("enabled is not 0 or 1");
+	if (next != nnames)
+		SP_FAIL("summary misses \"%s\"", names[next]);
 	if (v->cpus == 0)
 		SP_FAIL("cpus is 0");
 	if (v->capacity < SP_MIN_ENTRIES || v->capacity > SP_MAX_ENTRIES ||
@@ -728,28 +931,36 @@ static inline int sp_parse_view(const char *buf, size_t len,
 
 	/* data lines */
 	while (sp_next_line(&l, &s, &n, &bad)) {
-		const char *f[6], *why = "";
-		size_t fl[6];
+		const char *f[SP_MAX_FIELDS], *why = "";
+		size_t fl[SP_MAX_FIELDS];
 		struct sp_entry *e;
 
 		if (bad)
 			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, 6, f, fl))
-			SP_FAIL("not 6 TAB separated fields");
+		if (!sp_split(s, n, (int)v->nfields, f, fl))
+			SP_FAIL("not %u TAB separated fields", v->nfields);
 		e = sp_view_add(v, &cap);
 		if (!e)
 			SP_FAIL("out of memory");
 		memset(e, 0, sizeof(*e));
-		if (!sp_parse_entry_fields(f, fl, e, &why))
+		if (!sp_parse_entry_fields(f, fl, v->major, e, &why))
 			SP_FAIL("%s", why);
 		if (v->nr > 1) {
 			const struct sp_entry *p = &v->e[v->nr - 2];
 
+			/*
+			 * count desc, pid, address, kind.  The kernel sorts
+			 * by the real address: where it prints zeros, the
+			 * order of address and kind cannot be checked.
+			 */
 			if (p->count < e->count ||
 			    (p->count == e->count && p->pid > e->pid) ||
 			    (p->count == e->count && p->pid == e->pid &&
-			     p->address > e->address))
-				SP_FAIL("not sorted by count desc, pid, address");
+			     p->address > e->address) ||
+			    (p->count == e->count && p->pid == e->pid &&
+			     p->address == e->address && e->address &&
+			     p->kind > e->kind))
+				SP_FAIL("not sorted by count desc, pid, address, kind");
 		}
 	}
 	if (v->nr != v->entries) {
@@ -763,11 +974,13 @@ fail:
 	return -1;
 }
 
-/* Parse debugfs raw.  Fills e[] (with cpu); summary fields stay 0. */
+/*
+ * Parse debugfs raw: SP_RAW_HDR_V1 or SP_RAW_HDR_V2, which sets v->major.
+ * Fills e[] (with cpu); summary fields stay 0.
+ */
 static inline int sp_parse_raw(const char *buf, size_t len,
 			       struct sp_view *v, char *err, const char *what)
 {
-	static const char hdr[] = "cpu\tpid\ttgid\tcount\taddress\tsymbol\tcomm";
 	struct sp_lines l = { .buf = buf, .len = len };
 	const char *s = "";
 	size_t n = 0, cap = 0;
@@ -780,18 +993,28 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 	}
 	if (!sp_next_line(&l, &s, &n, &bad))
 		SP_FAIL("empty file");
-	if (bad || n != strlen(hdr) || memcmp(s, hdr, n))
+	if (bad)
 		SP_FAIL("bad column header");
+	if (n == strlen(SP_RAW_HDR_V2) && !memcmp(s, SP_RAW_HDR_V2, n)) {
+		v->major = 2;
+		v->nfields = 10;
+	} else if (n == strlen(SP_RAW_HDR_V1) &&
+		   !memcmp(s, SP_RAW_HDR_V1, n)) {
+		v->major = 1;
+		v->nfields = 7;
+	} else {
+		SP_FAIL("bad column header");
+	}
 	while (sp_next_line(&l, &s, &n, &bad)) {
-		const char *f[7], *why = "";
+		const char *f[10], *why = "";
 		unsigned long long cpu;
-		size_t fl[7];
+		size_t fl[10];
 		struct sp_entry *e;
 
 		if (bad)
 			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, 7, f, fl))
-			SP_FAIL("not 7 TAB separated fields");
+		if (!sp_split(s, n, (int)v->nfields, f, fl))
+			SP_FAIL("not %u TAB separated fields", v->nfields);
 		if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &cpu))
 			SP_FAIL("bad cpu");
 		e = sp_view_add(v, &cap);
@@ -799,7 +1022,7 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 			SP_FAIL("out of memory");
 		memset(e, 0, sizeof(*e));
 		e->cpu = cpu;
-		if (!sp_parse_entry_fields(f + 1, fl + 1, e, &why))
+		if (!sp_parse_entry_fields(f + 1, fl + 1, v->major, e, &why))
 			SP_FAIL("%s", why);
 	}
 	return 0;
@@ -899,6 +1122,12 @@ static inline int sp_read_view(const char *path, struct sp_view *v, char *err)
 	}
 	ret = sp_parse_view(b, len, v, err, path);
 	free(b);
+	if (!ret && v->major != SP_VERSION_MAJOR) {
+		sp_err(err, "%s: version %u.%u, the kernel under test must write %u",
+		       path, v->major, v->minor, SP_VERSION_MAJOR);
+		sp_view_free(v);
+		ret = -1;
+	}
 	return ret;
 }
 
@@ -915,6 +1144,12 @@ static inline int sp_read_raw(struct sp_view *v, char *err)
 	}
 	ret = sp_parse_raw(b, len, v, err, SP_RAW);
 	free(b);
+	if (!ret && v->major != SP_VERSION_MAJOR) {
+		sp_err(err, "%s: version %u header, the kernel under test must write %u",
+		       SP_RAW, v->major, SP_VERSION_MAJOR);
+		sp_view_free(v);
+		ret = -1;
+	}
 	return ret;
 }
 
@@ -946,24 +1181,119 @@ static inline bool sp_func_is(const struct sp_entry *e, const char *func)
 	       (e->func[n] == '\0' || e->func[n] == '.');
 }
 
+/* A schedule() call: sleep or yield (or version 1, which had no kinds). */
+static inline bool sp_kind_schedule(const struct sp_entry *e)
+{
+	return e->kind == SP_KIND_NONE || e->kind == SP_KIND_SLEEP ||
+	       e->kind == SP_KIND_YIELD;
+}
+
 /*
  * The schedule() call site of nanosleep(2): do_nanosleep() in 6.12
  * (kernel/time/hrtimer.c), or hrtimer_nanosleep() if the compiler inlined
- * do_nanosleep() into it.
+ * do_nanosleep() into it; a sleep (or a version 1 line).
  */
 static inline bool sp_is_nanosleep(const struct sp_entry *e)
 {
 	return !e->module[0] &&
+	       (e->kind == SP_KIND_NONE || e->kind == SP_KIND_SLEEP) &&
 	       (sp_func_is(e, "do_nanosleep") ||
 		sp_func_is(e, "hrtimer_nanosleep"));
 }
 
-#define SP_MOD_NAME	"sched_points_test"
-#define SP_MOD_FUNC	"sched_points_test_sleep"
+/*
+ * The effective schedule point of nanosleep(2): the first caller of
+ * do_nanosleep() outside .sched.text, somewhere in the nanosleep path
+ * (hrtimer_nanosleep, common_nsleep, __x64_sys_clock_nanosleep,
+ * __se_sys_nanosleep, ...): any function with "nanosleep" in its name but
+ * do_nanosleep itself.  A sleep.
+ */
+static inline bool sp_is_nanosleep_path(const struct sp_entry *e)
+{
+	return !e->module[0] && e->kind == SP_KIND_SLEEP &&
+	       strstr(e->func, "nanosleep") &&
+	       !sp_func_is(e, "do_nanosleep");
+}
 
+/* In the scheduler's own wrappers: do_nanosleep, schedule*, __schedule*. */
+static inline bool sp_is_sched_wrapper(const struct sp_entry *e)
+{
+	return !e->module[0] &&
+	       (sp_func_is(e, "do_nanosleep") ||
+		!strncmp(e->func, "schedule", strlen("schedule")) ||
+		!strncmp(e->func, "__schedule", strlen("__schedule")));
+}
+
+/*
+ * sched_yield(2): do_sched_yield() calls schedule() while runnable, as a
+ * tail call in 6.12, so the call site is do_sched_yield or the syscall
+ * function that called it (__x64_sys_sched_yield, __do_sys_sched_yield).
+ */
+static inline bool sp_is_sched_yield_site(const struct sp_entry *e)
+{
+	return !e->module[0] && strstr(e->func, "sched_yield");
+}
+
+static inline bool sp_is_sched_yield(const struct sp_entry *e)
+{
+	return sp_is_sched_yield_site(e) && e->kind == SP_KIND_YIELD;
+}
+
+/* schedule_timeout() (kernel/time/timer.c), which calls schedule(). */
+static inline bool sp_is_schedule_timeout(const struct sp_entry *e)
+{
+	return !e->module[0] && sp_kind_schedule(e) &&
+	       sp_func_is(e, "schedule_timeout");
+}
+
+/* The test module, test_modules/sched_points_test.c, and its functions. */
+#define SP_MOD_NAME		"sched_points_test"
+#define SP_MOD_FUNC		"sched_points_test_sleep"
+#define SP_MOD_FUNC_TIMEOUT	"sched_points_test_timeout"
+#define SP_MOD_FUNC_PREEMPT	"sched_points_test_preempt"
+#define SP_MOD_FUNC_COND	"sched_points_test_cond_resched"
+
+static inline bool sp_in_module_func(const struct sp_entry *e,
+				     const char *func)
+{
+	return sp_func_is(e, func) && !strcmp(e->module, SP_MOD_NAME);
+}
+
+/*
+ * schedule() from sched_points_test_sleep(): a sleep, or a yield when the
+ * timer fired before schedule() was entered.
+ */
 static inline bool sp_is_module_sleep(const struct sp_entry *e)
 {
-	return sp_func_is(e, SP_MOD_FUNC) && !strcmp(e->module, SP_MOD_NAME);
+	return sp_in_module_func(e, SP_MOD_FUNC) && sp_kind_schedule(e);
+}
+
+/* schedule_timeout() called from sched_points_test_timeout() (effective) */
+static inline bool sp_is_module_timeout(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_TIMEOUT) && sp_kind_schedule(e);
+}
+
+static inline bool sp_is_module_preempt(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_PREEMPT) &&
+	       e->kind == SP_KIND_PREEMPT;
+}
+
+static inline bool sp_is_module_cond_resched(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_COND) &&
+	       e->kind == SP_KIND_COND_RESCHED;
+}
+
+static inline bool sp_is_kind_preempt(const struct sp_entry *e)
+{
+	return e->kind == SP_KIND_PREEMPT;
+}
+
+static inline bool sp_is_kind_cond_resched(const struct sp_entry *e)
+{
+	return e->kind == SP_KIND_COND_RESCHED;
 }
 
 static inline bool sp_any(const struct sp_entry *e)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the strict parser in sp_helpers.h, on fixed texts: the example
- * of the interface spec must parse, with the right fields, and every kind of
- * malformed line must be refused.  Needs no kernel support, so that a
- * parser that accepts anything cannot make sched_points_test pass.
+ * Tests of the strict parser in sp_helpers.h, on fixed texts: the examples
+ * of the interface spec (version 1 and version 2) must parse, with the
+ * right fields, and every kind of malformed line must be refused.  Needs no
+ * kernel support, so that a parser that accepts anything cannot make
+ * sched_points_test pass.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* kselftest_harness.h and TEST() are not -Wextra clean */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -64,6 +66,10 @@ TEST(spec_example)
 	EXPECT_EQ(0x190ULL, v.e[0].len);
 	EXPECT_STREQ("", v.e[0].module);
 	EXPECT_STREQ("sleeper", v.e[0].comm);
+	EXPECT_EQ(SP_KIND_NONE, v.e[0].kind);
+	EXPECT_EQ(0ULL, v.e[0].total_ns);
+	EXPECT_EQ(6U, v.nfields);
+	EXPECT_STREQ("", v.mode);
 	EXPECT_TRUE(sp_is_nanosleep(&v.e[0]));
 
 	EXPECT_EQ(130U, v.e[1].pid);
@@ -99,6 +105,10 @@ TEST(good_variants)
 		HEAD(3) "1\t1\t9\t0000000000000002\tf+0x1/0x2\ta\n"
 			"1\t1\t9\t0000000000000003\tf+0x2/0x2\ta\n"
 			"2\t1\t9\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* version 1.1 as the kernel wrote it: a mode word after enabled */
+		"sched_points version 1.1\nenabled 1\nmode caller\ncpus 1\n"
+		"capacity 16\nused 0\nentries 0\ndropped 0\n"
+		"pid\ttgid\tcount\taddress\tsymbol\tcomm\n",
 	};
 	char err[SP_ERR_MAX];
 	struct sp_view v;
@@ -348,6 +358,462 @@ TEST(module_symbol_match)
 	EXPECT_FALSE(sp_is_module_sleep(&v.e[1]));
 	EXPECT_EQ(20ULL, sp_count(&v, 7, sp_is_module_sleep, NULL));
 	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* version 2: kind, total_ns, max_ns; mode, time and kinds in the summary */
+
+#define V2		"sched_points version 2\n"
+#define S_EN		"enabled 1\n"
+#define S_MODE		"mode caller\n"
+#define S_TIME		"time 1\n"
+#define S_KINDS		"kinds 1\n"
+#define S_REST(entries)							\
+	"cpus 2\n"							\
+	"capacity 4096\n"						\
+	"used 57\n"							\
+	"entries " #entries "\n"					\
+	"dropped 0\n"
+#define HDR2		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
+#define HDR1		"pid\ttgid\tcount\taddress\tsymbol\tcomm\n"
+#define HEAD2(entries)	V2 S_EN S_MODE S_TIME S_KINDS S_REST(entries) HDR2
+
+#define V2LINE1 "123\t123\tsleep\t45\t912345678\t20123456\tffffffff8109a1b2\t"	\
+	"do_nanosleep+0x6e/0x190\tsleeper\n"
+#define V2LINE2 "130\t129\tsleep\t7\t27510960\t1189330\tffffffffc0002010\t"	\
+	"sp_test_sleep_once+0x4a/0x90 [sched_points_test]\tmy\\040thread\n"
+
+TEST(v2_spec_example)
+{
+	char err[SP_ERR_MAX] = "";
+	struct sp_view v;
+
+	ASSERT_EQ(0, parse(HEAD2(2) V2LINE1 V2LINE2, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(2U, v.major);
+	EXPECT_FALSE(v.has_minor);
+	EXPECT_EQ(1ULL, v.enabled);
+	EXPECT_STREQ("caller", v.mode);
+	EXPECT_EQ(1ULL, v.time);
+	EXPECT_EQ(1ULL, v.kinds);
+	EXPECT_EQ(2ULL, v.cpus);
+	EXPECT_EQ(4096ULL, v.capacity);
+	EXPECT_EQ(57ULL, v.used);
+	EXPECT_EQ(2ULL, v.entries);
+	EXPECT_EQ(0ULL, v.dropped);
+	EXPECT_EQ(9U, v.nfields);
+	ASSERT_EQ(2U, v.nr);
+
+	EXPECT_EQ(123U, v.e[0].pid);
+	EXPECT_EQ(123U, v.e[0].tgid);
+	EXPECT_EQ(SP_KIND_SLEEP, v.e[0].kind);
+	EXPECT_EQ(45ULL, v.e[0].count);
+	EXPECT_EQ(912345678ULL, v.e[0].total_ns);
+	EXPECT_EQ(20123456ULL, v.e[0].max_ns);
+	EXPECT_EQ(0xffffffff8109a1b2ULL, v.e[0].address);
+	EXPECT_STREQ("do_nanosleep", v.e[0].func);
+	EXPECT_EQ(0x6eULL, v.e[0].off);
+	EXPECT_EQ(0x190ULL, v.e[0].len);
+	EXPECT_STREQ("", v.e[0].module);
+	EXPECT_STREQ("sleeper", v.e[0].comm);
+	EXPECT_TRUE(sp_is_nanosleep(&v.e[0]));
+	EXPECT_FALSE(sp_is_nanosleep_path(&v.e[0]));
+	EXPECT_TRUE(sp_is_sched_wrapper(&v.e[0]));
+
+	EXPECT_EQ(130U, v.e[1].pid);
+	EXPECT_EQ(129U, v.e[1].tgid);
+	EXPECT_EQ(7ULL, v.e[1].count);
+	EXPECT_STREQ("sp_test_sleep_once", v.e[1].func);
+	EXPECT_STREQ("sched_points_test", v.e[1].module);
+	EXPECT_STREQ("my thread", v.e[1].comm);
+	EXPECT_FALSE(sp_is_nanosleep(&v.e[1]));
+
+	EXPECT_EQ(45ULL, sp_count(&v, 123, sp_is_nanosleep, NULL));
+	EXPECT_EQ(52ULL, sp_total(&v));
+	sp_view_free(&v);
+}
+
+TEST(v2_kinds_and_matchers)
+{
+	static const char text[] = HEAD2(8)
+		"7\t7\tyield\t9\t100\t60\tffffffff81000010\t"
+		"__x64_sys_sched_yield+0x9/0xc\tt\n"
+		"7\t7\tsleep\t8\t10\t10\tffffffff81000020\t"
+		"hrtimer_nanosleep+0x99/0x120\tt\n"
+		"7\t7\tpreempt\t7\t0\t0\tffffffffc0002010\t"
+		"sched_points_test_preempt+0x2a/0x40 [sched_points_test]\tt\n"
+		"7\t7\tcond_resched\t6\t0\t0\tffffffffc0002050\t"
+		"sched_points_test_cond_resched+0x1e/0x40 [sched_points_test]\tt\n"
+		"7\t7\tsleep\t5\t10\t10\tffffffffc0002090\t"
+		"sched_points_test_timeout+0x10/0x30 [sched_points_test]\tt\n"
+		"7\t7\tyield\t4\t10\t10\tffffffffc0002090\t"
+		"sched_points_test_timeout+0x10/0x30 [sched_points_test]\tt\n"
+		"7\t7\tsleep\t3\t10\t10\tffffffff81000030\t"
+		"schedule_timeout+0x86/0x140\tt\n"
+		"7\t7\tpreempt\t2\t0\t0\tffffffff81000040\t"
+		"sched_points_test_preempt+0x2a/0x40 [other]\tt\n";
+	char err[SP_ERR_MAX] = "";
+	struct sp_view v;
+
+	ASSERT_EQ(0, parse(text, &v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(8U, v.nr);
+	EXPECT_EQ(SP_KIND_YIELD, v.e[0].kind);
+	EXPECT_EQ(SP_KIND_PREEMPT, v.e[2].kind);
+	EXPECT_EQ(SP_KIND_COND_RESCHED, v.e[3].kind);
+	EXPECT_STREQ("cond_resched", sp_kind_name(v.e[3].kind));
+	EXPECT_STREQ("-", sp_kind_name(SP_KIND_NONE));
+
+	EXPECT_EQ(9ULL, sp_count(&v, 7, sp_is_sched_yield, NULL));
+	EXPECT_EQ(8ULL, sp_count(&v, 7, sp_is_nanosleep, NULL));
+	EXPECT_EQ(8ULL, sp_count(&v, 7, sp_is_nanosleep_path, NULL));
+	EXPECT_EQ(7ULL, sp_count(&v, 7, sp_is_module_preempt, NULL));
+	EXPECT_EQ(9ULL, sp_count(&v, 7, sp_is_kind_preempt, NULL));
+	EXPECT_EQ(6ULL, sp_count(&v, 7, sp_is_module_cond_resched, NULL));
+	EXPECT_EQ(6ULL, sp_count(&v, 7, sp_is_kind_cond_resched, NULL));
+	/* sleep and yield at the module function: both schedule() calls */
+	EXPECT_EQ(9ULL, sp_count(&v, 7, sp_is_module_timeout, NULL));
+	EXPECT_EQ(3ULL, sp_count(&v, 7, sp_is_schedule_timeout, NULL));
+	EXPECT_EQ(0ULL, sp_count(&v, 7, sp_is_module_sleep, NULL));
+	EXPECT_TRUE(sp_is_sched_wrapper(&v.e[6]));
+	EXPECT_FALSE(sp_is_sched_wrapper(&v.e[1]));
+	sp_view_free(&v);
+}
+
+TEST(v2_good_variants)
+{
+	static const char * const good[] = {
+		/* empty table; effective mode, switches off */
+		HEAD2(0),
+		V2 S_EN "mode effective\ntime 0\nkinds 0\n" S_REST(0) HDR2,
+		/* accounting off */
+		V2 "enabled 0\n" S_MODE S_TIME S_KINDS S_REST(0) HDR2,
+		/* count 0: a line that only got time after a reset */
+		HEAD2(1) "5\t5\tsleep\t0\t1000\t1000\t0000000000000001\tf+0x1/0x2\tx\n",
+		/* max_ns may be read before total_ns catches up */
+		HEAD2(1) "5\t5\tsleep\t1\t10\t20\t0000000000000001\tf+0x1/0x2\tx\n",
+		/* same count, pid and address: kind order */
+		HEAD2(4) "1\t1\tsleep\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n"
+			"1\t1\tyield\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n"
+			"1\t1\tpreempt\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n"
+			"1\t1\tcond_resched\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n",
+		/* a reused pid: same key printed twice */
+		HEAD2(2) "1\t1\tsleep\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n"
+			"1\t1\tsleep\t9\t0\t0\t0000000000000002\tf+0x1/0x2\tb\n",
+		/* hidden addresses: the real ones decided the order */
+		HEAD2(2) "1\t1\tyield\t9\t0\t0\t0000000000000000\tg+0x1/0x2\ta\n"
+			"1\t1\tsleep\t9\t0\t0\t0000000000000000\tf+0x1/0x2\ta\n",
+		/* every escape, bare address, empty comm */
+		HEAD2(2) "5\t5\tsleep\t2\t1\t1\t0000000000000001\tf+0x1/0x2\t"
+			"a\\012b\\011c\\040d\\134\\377\n"
+			"5\t5\tyield\t1\t0\t0\t0000000000000002\t0xffffffffc0001234\t\n",
+		/* 2.1: unknown summary names (number or word), a new column */
+		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS
+			"foo 3\nbar baz\n" S_REST(1) "zed 0\n"
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\n"
+			"5\t5\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\tx\twhatever\n",
+		/* 2.1 may name a mode 2.0 does not know */
+		"sched_points version 2.1\n" S_EN "mode stack\n" S_TIME S_KINDS
+			S_REST(0) HDR2,
+		/* largest values */
+		HEAD2(1) "4294967295\t4294967295\tsleep\t18446744073709551615\t"
+			"18446744073709551615\t18446744073709551615\t"
+			"ffffffffffffffff\tf+0x1/0x2\tx\n",
+	};
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		EXPECT_EQ(0, parse(good[i], &v, err))
+			TH_LOG("good[%zu]: %s", i, err);
+		sp_view_free(&v);
+	}
+	ASSERT_EQ(0, parse(good[1], &v, err));
+	EXPECT_STREQ("effective", v.mode);
+	EXPECT_EQ(0ULL, v.time);
+	EXPECT_EQ(0ULL, v.kinds);
+	sp_view_free(&v);
+	ASSERT_EQ(0, parse(good[3], &v, err));
+	EXPECT_EQ(0ULL, v.e[0].count);
+	EXPECT_EQ(1000ULL, v.e[0].total_ns);
+	sp_view_free(&v);
+	ASSERT_EQ(0, parse(good[9], &v, err));
+	EXPECT_EQ(1U, v.minor);
+	EXPECT_EQ(10U, v.nfields);
+	EXPECT_EQ(1ULL, v.entries);
+	EXPECT_STREQ("caller", v.mode);
+	sp_view_free(&v);
+}
+
+TEST(v2_bad_header_and_summary)
+{
+	static const char * const bad[] = {
+		/* unknown major, with a good version 2 body */
+		"sched_points version 3\n" S_EN S_MODE S_TIME S_KINDS
+			S_REST(0) HDR2,
+		"sched_points version 0\n" S_EN S_MODE S_TIME S_KINDS
+			S_REST(0) HDR2,
+		"sched_points version 02\n" S_EN S_MODE S_TIME S_KINDS
+			S_REST(0) HDR2,
+		/* the other version's column header */
+		V2 S_EN S_MODE S_TIME S_KINDS S_REST(0) HDR1,
+		"sched_points version 1\n" S_EN S_REST(0) HDR2,
+		/* version 1 summary under version 2 */
+		V2 S_EN S_REST(0) HDR2,
+		/* one of mode, time, kinds missing */
+		V2 S_EN S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_MODE S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_MODE S_TIME S_REST(0) HDR2,
+		/* mode is a word, caller or effective */
+		V2 S_EN "mode 1\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode 0\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode Caller\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode CALLER\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode caller \n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode  caller\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode\tcaller\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode \n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode caller1\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode call-er\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode calle\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode effective,caller\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode stack\n" S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN "mode aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" S_TIME S_KINDS
+			S_REST(0) HDR2,
+		/* time and kinds are 0 or 1 */
+		V2 S_EN S_MODE "time 2\n" S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_MODE "time on\n" S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_MODE "time 01\n" S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_MODE "time -1\n" S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_MODE S_TIME "kinds 2\n" S_REST(0) HDR2,
+		V2 S_EN S_MODE S_TIME "kinds yes\n" S_REST(0) HDR2,
+		V2 S_EN S_MODE S_TIME "kinds \n" S_REST(0) HDR2,
+		/* out of order, repeated */
+		V2 S_EN S_TIME S_MODE S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_MODE S_KINDS S_TIME S_REST(0) HDR2,
+		V2 S_MODE S_EN S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_MODE S_MODE S_TIME S_KINDS S_REST(0) HDR2,
+		V2 S_EN S_TIME S_KINDS S_REST(0) S_MODE HDR2,
+		/* unknown name in 2.0 */
+		V2 S_EN S_MODE S_TIME S_KINDS "foo 1\n" S_REST(0) HDR2,
+		/* 2.0 header with a column appended */
+		V2 S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\n",
+		/* 2.1: appended columns must be named */
+		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\t\n",
+		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\tEx\n",
+		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\ta b\n",
+		/* columns in another order, or missing */
+		V2 S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tcount\tkind\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n",
+		V2 S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tkind\tcount\ttotal_ns\taddress\tsymbol\tcomm\n",
+		/* a trailing TAB, spaces for TABs */
+		V2 S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\t\n",
+		V2 S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid tgid kind count total_ns max_ns address symbol comm\n",
+		/* no column header */
+		V2 S_EN S_MODE S_TIME S_KINDS S_REST(0),
+	};
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, parse(bad[i], &v, err))
+			TH_LOG("bad[%zu] accepted", i);
+	}
+}
+
+TEST(v2_bad_data_lines)
+{
+	static const char * const bad[] = {
+		/* 8 fields: kind, total_ns or max_ns missing */
+		"1\t1\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* a version 1 line */
+		"1\t1\t1\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* 10 fields in 2.0, an empty field */
+		"1\t1\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\tb\n",
+		"1\t1\tsleep\t1\t0\t0\t\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* kind */
+		"1\t1\t\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tSleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tSLEEP\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleeping\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tslee\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\t sleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep \t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tpreempted\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tcond-resched\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tcondresched\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\twait\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\t0\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\t1\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* kind and count swapped */
+		"1\t1\t1\tsleep\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* count, total_ns, max_ns */
+		"1\t1\tsleep\t01\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t-1\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t01\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t+1\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t1x\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t0x10\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t18446744073709551616\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t1.5\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t0\t-0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t0\t00\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t0\t\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t0\t18446744073709551616\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* preempt and cond_resched are never timed */
+		"1\t1\tpreempt\t1\t5\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tpreempt\t1\t0\t5\t0000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tcond_resched\t1\t5\t5\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* address, symbol, comm in their version 2 places */
+		"1\t1\tsleep\t1\t0\t0\tFFFFFFFF8109A1B2\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t0\t0\t000000000000001\tf+0x1/0x2\ta\n",
+		"1\t1\tsleep\t1\t0\t0\t0000000000000001\tf+0x1\ta\n",
+		"1\t1\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2 []\ta\n",
+		"1\t1\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta b\n",
+		"1\t1\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\\141\n",
+		/* no newline at the end */
+		"1\t1\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta",
+	};
+	char text[1024], err[SP_ERR_MAX];
+	struct sp_view v;
+	size_t i;
+
+	/* the good line these are made from */
+	snprintf(text, sizeof(text), "%s%s", HEAD2(1),
+		 "1\t1\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n");
+	ASSERT_EQ(0, parse(text, &v, err)) TH_LOG("%s", err);
+	sp_view_free(&v);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(text, sizeof(text), "%s%s", HEAD2(1), bad[i]);
+		EXPECT_EQ(-1, parse(text, &v, err))
+			TH_LOG("bad[%zu] accepted", i);
+	}
+}
+
+TEST(v2_bad_view_structure)
+{
+	static const char * const bad[] = {
+		/* entries says 2, one line; says 1, two lines */
+		HEAD2(2) V2LINE1,
+		HEAD2(1) V2LINE1 V2LINE2,
+		/* count ascending */
+		HEAD2(2) V2LINE2 V2LINE1,
+		/* same count, pid and address: kind descending */
+		HEAD2(2) "1\t1\tyield\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n"
+			"1\t1\tsleep\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n",
+		HEAD2(2) "1\t1\tcond_resched\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n"
+			"1\t1\tpreempt\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n",
+		/* same count and pid, address descending (kind ascending) */
+		HEAD2(2) "1\t1\tsleep\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n"
+			"1\t1\tyield\t9\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
+		/* 2.1 with a new column: a line without it */
+		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_REST(1)
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\n"
+			"5\t5\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\tx\n",
+		/* an empty line */
+		HEAD2(1) V2LINE1 "\n",
+	};
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, parse(bad[i], &v, err))
+			TH_LOG("bad[%zu] accepted", i);
+	}
+}
+
+TEST(v2_raw)
+{
+	static const char raw[] =
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
+		"0\t123\t123\tsleep\t20\t400\t30\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n"
+		"1\t123\t123\tsleep\t25\t500\t40\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n"
+		"1\t123\t123\tyield\t0\t7\t7\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n"
+		"1\t124\t123\tpreempt\t3\t0\t0\tffffffff81001000\tf+0x1/0x2\tt\n";
+	static const char * const bad_raw[] = {
+		/* 9 fields: no cpu */
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
+		"123\t123\tsleep\t20\t0\t0\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
+		/* the /proc header */
+		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n",
+		/* a version 1 line under the version 2 header and back */
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
+		"0\t123\t123\t20\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
+		"cpu\tpid\ttgid\tcount\taddress\tsymbol\tcomm\n"
+		"0\t123\t123\tsleep\t20\t0\t0\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
+		/* bad kind, timed preempt, bad cpu */
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
+		"0\t123\t123\tsleepy\t20\t0\t0\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
+		"0\t123\t123\tpreempt\t20\t1\t1\tffffffff8109a1b2\tf+0x6e/0x190\ts\n",
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
+		"-1\t123\t123\tsleep\t20\t0\t0\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
+		/* a column appended: raw has no version to allow it */
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\n",
+	};
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	size_t i;
+
+	ASSERT_EQ(0, sp_parse_raw(raw, strlen(raw), &v, err, "raw"))
+		TH_LOG("%s", err);
+	EXPECT_EQ(2U, v.major);
+	ASSERT_EQ(4U, v.nr);
+	EXPECT_EQ(1U, v.e[1].cpu);
+	EXPECT_EQ(SP_KIND_YIELD, v.e[2].kind);
+	EXPECT_EQ(7ULL, v.e[2].total_ns);
+	EXPECT_EQ(45ULL, sp_count(&v, 123, sp_is_nanosleep, NULL));
+	EXPECT_EQ(3ULL, sp_count(&v, 124, sp_is_kind_preempt, NULL));
+	sp_view_free(&v);
+
+	for (i = 0; i < ARRAY_SIZE(bad_raw); i++) {
+		EXPECT_EQ(-1, sp_parse_raw(bad_raw[i], strlen(bad_raw[i]),
+					   &v, err, "raw"))
+			TH_LOG("bad_raw[%zu] accepted", i);
+	}
+}
+
+/* The file readers the kernel tests use want version 2, nothing older. */
+TEST(read_view_wants_v2)
+{
+	static const char * const texts[] = {
+		HEAD(1) LINE1,
+		HEAD2(1) V2LINE1,
+		"sched_points version 1.1\nenabled 1\nmode caller\ncpus 1\n"
+		"capacity 16\nused 0\nentries 0\ndropped 0\n" HDR1,
+	};
+	static const int want[] = { -1, 0, -1 };
+	char path[] = "/tmp/sp_parser_test.XXXXXX", err[SP_ERR_MAX];
+	struct sp_view v;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		fd = mkstemp(path);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ((ssize_t)strlen(texts[i]),
+			  write(fd, texts[i], strlen(texts[i])));
+		close(fd);
+		err[0] = '\0';
+		EXPECT_EQ(want[i], sp_read_view(path, &v, err))
+			TH_LOG("text %zu: %s", i, err);
+		if (!want[i])
+			sp_view_free(&v);
+		unlink(path);
+		strcpy(path, "/tmp/sp_parser_test.XXXXXX");
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -1,22 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_points_test - a module that owns a known schedule point
+ * sched_points_test - a module that owns known schedule points
  *
- * The sched_points selftest needs a schedule() call site that lives in a
- * module, to check that /proc/sched_points names such a call site as
- * "function+0xoff/0xlen [module]", and that the name stays readable after
- * the module is unloaded.  This module provides one.
+ * The sched_points selftest needs call sites of the scheduler that live in
+ * a module, to check how /proc/sched_points names them ("function+0xoff/0xlen
+ * [module]"), that the names stay readable after the module is unloaded,
+ * which address each mode records, and which kind each entry has.  Each
+ * debugfs file of <debugfs>/sched_points_test/ takes a decimal N
+ * (1..10000), written whole at offset 0, and makes the writing task call one
+ * function N times; any other input is refused with -EINVAL.  The write
+ * returns when all N calls are done.
  *
- * Writing a decimal N (1..10000) to <debugfs>/sched_points_test/sleep makes
- * the writing task call sched_points_test_sleep() N times.  That function
- * sleeps for about a millisecond by calling schedule() itself, so the
- * immediate caller of schedule() -- the schedule point the kernel records --
- * is sched_points_test_sleep(), once per call.  Any other input is refused
- * with -EINVAL.  The write returns when all N sleeps are done.
+ * sleep         sched_points_test_sleep() sleeps for about a millisecond by
+ *               calling schedule() itself: its immediate caller, the
+ *               schedule point, is that function, once per call.
+ * timeout       sched_points_test_timeout() sleeps one jiffy with
+ *               schedule_timeout_uninterruptible(): in the caller mode the
+ *               schedule point is schedule_timeout(), in the effective mode
+ *               this function.
+ * preempt       sched_points_test_preempt() sets need_resched inside
+ *               preempt_disable() and calls preempt_enable(), which enters
+ *               preempt_schedule() (kind preempt) when the kernel is
+ *               preemptible (preempt=full).
+ * cond_resched  sched_points_test_cond_resched() sets need_resched and calls
+ *               cond_resched(), which reschedules (kind cond_resched) under
+ *               preempt=none or voluntary; under preempt=full it does
+ *               nothing.  Reading the file gives how many of the calls of
+ *               the last write did reschedule.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/compiler.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -24,14 +39,17 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/time64.h>
 
-#define SPT_MAX_SLEEPS	10000
+#define SPT_MAX_CALLS	10000
 #define SPT_SLEEP_NS	NSEC_PER_MSEC
 
 static struct dentry *spt_dir;
+/* cond_resched() calls that rescheduled during the last cond_resched write */
+static unsigned int spt_rescheduled;
 
 /*
  * Sleep for about SPT_SLEEP_NS, calling schedule() from here and from
@@ -39,9 +57,9 @@ static struct dentry *spt_dir;
  * name, the return address of that call.
  *
  * schedule() is called even when the timer has already fired: the task is
- * then TASK_RUNNING again and schedule() returns at once.  The selftest
- * relies on every call of this function being exactly one call of
- * schedule() from it.
+ * then TASK_RUNNING again and schedule() returns at once (kind yield
+ * instead of sleep).  The selftest relies on every call of this function
+ * being exactly one call of schedule() from it.
  */
 static noinline __noclone void sched_points_test_sleep(void)
 {
@@ -59,17 +77,70 @@ static noinline __noclone void sched_points_test_sleep(void)
 	destroy_hrtimer_on_stack(&t.timer);
 }
 
+/*
+ * Sleep one jiffy in schedule_timeout(), a __sched wrapper of schedule().
+ * The barrier() after the call keeps it from being a tail call, so that
+ * this function's frame is on the stack when schedule() runs: it is the
+ * first caller outside .sched.text, the effective schedule point.
+ */
+static noinline __noclone void sched_points_test_timeout(void)
+{
+	schedule_timeout_uninterruptible(1);
+	barrier();
+}
+
+/*
+ * Be preempted at a preempt_enable() of this function: with need_resched
+ * set, the preempt_enable() that brings the count to zero calls
+ * preempt_schedule().  On x86 need_resched is also folded into the
+ * preempt count, hence set_preempt_need_resched().
+ */
+static noinline __noclone void sched_points_test_preempt(void)
+{
+	preempt_disable();
+	set_tsk_need_resched(current);
+	set_preempt_need_resched();
+	preempt_enable();
+}
+
+/*
+ * Reschedule in a cond_resched() of this function.  The result is used
+ * after a barrier(), so the call is not a tail call and its return address
+ * is in this function.  Returns 1 if cond_resched() rescheduled.
+ */
+static noinline __noclone int sched_points_test_cond_resched(void)
+{
+	int ret;
+
+	set_tsk_need_resched(current);
+	set_preempt_need_resched();
+	ret = cond_resched();
+	barrier();
+	return ret;
+}
+
+/* The count of a write: a decimal in [1, SPT_MAX_CALLS], at offset 0. */
+static int spt_get_count(const char __user *ubuf, size_t count, loff_t *ppos,
+			 unsigned int *n)
+{
+	if (*ppos)
+		return -EINVAL;
+	if (kstrtouint_from_user(ubuf, count, 10, n))
+		return -EINVAL;
+	if (*n < 1 || *n > SPT_MAX_CALLS)
+		return -EINVAL;
+	return 0;
+}
+
 static ssize_t spt_sleep_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	unsigned int n, i;
+	int ret;
 
-	if (*ppos)
-		return -EINVAL;
-	if (kstrtouint_from_user(ubuf, count, 10, &n))
-		return -EINVAL;
-	if (n < 1 || n > SPT_MAX_SLEEPS)
-		return -EINVAL;
+	ret = spt_get_count(ubuf, count, ppos, &n);
+	if (ret)
+		return ret;
 
 	for (i = 0; i < n; i++) {
 		if (fatal_signal_pending(current))
@@ -80,10 +151,101 @@ static ssize_t spt_sleep_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
+static ssize_t spt_timeout_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	unsigned int n, i;
+	int ret;
+
+	ret = spt_get_count(ubuf, count, ppos, &n);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < n; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		sched_points_test_timeout();
+	}
+
+	return count;
+}
+
+static ssize_t spt_preempt_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	unsigned int n, i;
+	int ret;
+
+	ret = spt_get_count(ubuf, count, ppos, &n);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < n; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		sched_points_test_preempt();
+	}
+
+	return count;
+}
+
+static ssize_t spt_cond_resched_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	unsigned int n, i, done = 0;
+	int ret;
+
+	ret = spt_get_count(ubuf, count, ppos, &n);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < n; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		done += sched_points_test_cond_resched();
+	}
+	WRITE_ONCE(spt_rescheduled, done);
+
+	return count;
+}
+
+static ssize_t spt_cond_resched_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(spt_rescheduled));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
 static const struct file_operations spt_sleep_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= spt_sleep_write,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations spt_timeout_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= spt_timeout_write,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations spt_preempt_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= spt_preempt_write,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations spt_cond_resched_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= spt_cond_resched_read,
+	.write	= spt_cond_resched_write,
 	.llseek	= default_llseek,
 };
 
@@ -94,6 +256,10 @@ static int __init spt_init(void)
 		return PTR_ERR(spt_dir);
 
 	debugfs_create_file("sleep", 0200, spt_dir, NULL, &spt_sleep_fops);
+	debugfs_create_file("timeout", 0200, spt_dir, NULL, &spt_timeout_fops);
+	debugfs_create_file("preempt", 0200, spt_dir, NULL, &spt_preempt_fops);
+	debugfs_create_file("cond_resched", 0600, spt_dir, NULL,
+			    &spt_cond_resched_fops);
 
 	return 0;
 }
