@@ -13,7 +13,9 @@
  * addresses follow kptr_restrict; per-CPU tables are merged; the effective
  * mode names the code that waits rather than the __sched wrapper; off-CPU
  * time is measured when asked for; preemption and cond_resched() are told
- * from sleeps and yields; and all of it holds while everything runs at once.
+ * from sleeps and yields; all of it holds while everything runs at once;
+ * and an offline CPU's entries, module unloads under load and a resize
+ * that runs out of memory lose nothing.
  *
  * Every read of /proc/sched_points, debugfs raw and debugfs stats is parsed
  * strictly (sp_helpers.h): one malformed line fails the test.
@@ -95,6 +97,26 @@
 /* Per-test timeouts (s), generous for a TCG guest. */
 #define T_SHORT		60
 #define T_LONG		180
+
+/* CPU hotplug: the CPU taken offline, and how many times. */
+#define HP_CPU		1
+#define HP_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+#define HP_CYCLES	5
+#define HP_MAX_HITTERS	8
+
+/* Module churn: load/unload cycles. */
+#define CHURN_CYCLES	20
+
+/* Fault injection (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS). */
+#define FAILSLAB	SP_DEBUGFS "/failslab"
+#define MAKE_IT_FAIL	"/proc/thread-self/make-it-fail"
+/* The failed resize: from the default capacity to a bigger one. */
+#define ENOMEM_FROM	SP_DEFAULT_ENTRIES
+#define ENOMEM_TO	65536ULL
+/* Failures allowed to be injected: the first one is enough, see below. */
+#define FAILSLAB_TIMES	3
+#define SP_STR_(x)	#x
+#define SP_STR(x)	SP_STR_(x)
 
 /* Taints that mean the kernel complained: B (bad page), D, W, L. */
 #define BAD_TAINTS	((1ULL << 5) | (1ULL << 7) | (1ULL << 9) | (1ULL << 14))
@@ -434,6 +456,109 @@ static size_t count_lines(const struct sp_view *v,
 	return n;
 }
 
+/* Bring @cpu online (@on) or take it offline, and check it is so. */
+static int cpu_set_online(int cpu, bool on)
+{
+	unsigned long long v;
+	char path[64];
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	ret = sp_write(path, on ? "1" : "0");
+	if (!ret)
+		ret = sp_read_uint(path, &v);
+	if (!ret && v != (on ? 1 : 0))
+		ret = -EPROTO;
+	return ret;
+}
+
+/*
+ * The failslab attributes the ENOMEM test writes, in the order it writes
+ * them: probability goes to 0 first and to 100 last, and task-filter is
+ * on before it, so that no other task ever sees a failure.
+ * ignore-gfp-wait is Y by default, which exempts every GFP_KERNEL
+ * allocation: it must be N for kcalloc(GFP_KERNEL) to fail.
+ */
+static const struct {
+	const char *name;
+	const char *val;
+} failslab_attrs[] = {
+	{ "probability", "0" },
+	{ "verbose", "0" },
+	{ "task-filter", "Y" },
+	{ "ignore-gfp-wait", "N" },
+	{ "cache-filter", "N" },
+	{ "space", "0" },
+	{ "interval", "1" },
+	{ "times", SP_STR(FAILSLAB_TIMES) },
+};
+
+static void failslab_path(char *out, size_t n, const char *name)
+{
+	snprintf(out, n, "%s/%s", FAILSLAB, name);
+}
+
+/* Read a failslab attribute, without its newline. 0 or -errno. */
+static int failslab_read(const char *name, char *out, size_t n)
+{
+	char path[128], *b = NULL;
+	size_t len = 0;
+	int ret;
+
+	failslab_path(path, sizeof(path), name);
+	ret = sp_read_file(path, &b, &len);
+	if (ret)
+		return ret;
+	if (len && b[len - 1] == '\n')
+		b[--len] = '\0';
+	if (!len || len >= n) {
+		free(b);
+		return -EPROTO;
+	}
+	snprintf(out, n, "%s", b);
+	free(b);
+	return 0;
+}
+
+static int failslab_write(const char *name, const char *val)
+{
+	char path[128];
+
+	failslab_path(path, sizeof(path), name);
+	return sp_write(path, val);
+}
+
+/*
+ * Put back every failslab attribute as it was: probability 0 first, then
+ * the others, probability (normally 0 again) last.  Our own make-it-fail
+ * goes to 0 as well (only the test's child ever set it).  0 or the number
+ * of writes that failed.
+ */
+static int failslab_restore(struct __test_metadata *_metadata,
+			    char saved[][32])
+{
+	int ret, bad = 0;
+	size_t i;
+
+	ret = failslab_write("probability", "0");
+	if (ret) {
+		TH_LOG("failslab/probability: write 0: %s", strerror(-ret));
+		bad++;
+	}
+	for (i = ARRAY_SIZE(failslab_attrs); i-- > 0;) {
+		ret = failslab_write(failslab_attrs[i].name, saved[i]);
+		if (ret) {
+			TH_LOG("failslab/%s: put back %s: %s",
+			       failslab_attrs[i].name, saved[i], strerror(-ret));
+			bad++;
+		}
+	}
+	if (!access(MAKE_IT_FAIL, F_OK) && sp_write(MAKE_IT_FAIL, "0"))
+		bad++;
+	return bad;
+}
+
 /* ---------------------------------------------------------------------- */
 /*
  * fixture: each test starts with accounting on, in the caller mode, with
@@ -451,6 +576,9 @@ FIXTURE(sp) {
 	int debug_locks;
 	int saved_kptr;
 	bool module_loaded;
+	int offline_cpu;		/* taken offline by the test, or -1 */
+	bool failslab_saved;		/* failslab[] holds what to put back */
+	char failslab[8][32];		/* one per failslab_attrs[] */
 };
 
 /* Switch the preemption model, remembering the one to put back. */
@@ -475,6 +603,8 @@ FIXTURE_SETUP(sp)
 	self->saved_kptr = -1;
 	self->saved_preempt[0] = '\0';
 	self->module_loaded = false;
+	self->offline_cpu = -1;
+	self->failslab_saved = false;
 
 	if (geteuid() != 0)
 		SKIP(return, "must be run as root");
@@ -511,7 +641,17 @@ FIXTURE_TEARDOWN(sp)
 {
 	unsigned long long v, taint;
 	char s[16], m[32];
+	int ret;
 
+	/* a CPU a test took offline comes back first */
+	if (self->offline_cpu >= 0) {
+		ret = cpu_set_online(self->offline_cpu, true);
+		EXPECT_EQ(0, ret)
+			TH_LOG("cpu%d not brought back online: %s",
+			       self->offline_cpu, strerror(-ret));
+	}
+	if (self->failslab_saved)
+		EXPECT_EQ(0, failslab_restore(_metadata, self->failslab));
 	if (self->module_loaded)
 		EXPECT_EQ(0, sp_module_unload());
 	if (self->saved_kptr >= 0) {
@@ -2193,6 +2333,1032 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 	EXPECT_EQ(0ULL, v.time);
 	EXPECT_EQ(0ULL, v.kinds);
 	EXPECT_GE(sp_count(&v, gettid(), sp_is_nanosleep, NULL), NS);
+	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/*
+ * Threads of the hardening tests below share a stop flag and the first
+ * failure; the test thread checks it once they are joined (no ASSERT while
+ * they run: teardown must not run under them).
+ */
+
+struct sp_shared {
+	int stop;
+	int failed;
+	pthread_mutex_t lock;
+	char err[SP_ERR_MAX];
+};
+
+static bool sh_stopped(struct sp_shared *sh)
+{
+	return __atomic_load_n(&sh->stop, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&sh->failed, __ATOMIC_RELAXED);
+}
+
+static void sh_fail(struct sp_shared *sh, const char *fmt, ...) __printf(2, 3);
+
+static void sh_fail(struct sp_shared *sh, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&sh->lock);
+	if (!sh->failed) {
+		va_start(ap, fmt);
+		vsnprintf(sh->err, sizeof(sh->err), fmt, ap);
+		va_end(ap);
+	}
+	__atomic_add_fetch(&sh->failed, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static void sh_add(unsigned long *ctr, unsigned long n)
+{
+	__atomic_add_fetch(ctr, n, __ATOMIC_RELAXED);
+}
+
+/*
+ * Sum of the counts of raw lines on @cpu (any CPU if < 0) of @pid (any
+ * task if <= 0) that @match; *lines gets their number.
+ */
+static unsigned long long raw_sum(const struct sp_view *raw, int cpu,
+				  pid_t pid,
+				  bool (*match)(const struct sp_entry *e),
+				  int *lines)
+{
+	unsigned long long sum = 0;
+	int nl = 0;
+	size_t i;
+
+	for (i = 0; i < raw->nr; i++) {
+		const struct sp_entry *e = &raw->e[i];
+
+		if ((cpu >= 0 && e->cpu != (unsigned int)cpu) ||
+		    (pid > 0 && e->pid != (unsigned int)pid) || !match(e))
+			continue;
+		sum += e->count;
+		nl++;
+	}
+	if (lines)
+		*lines = nl;
+	return sum;
+}
+
+/* The stats line of @cpu, or NULL. */
+static const struct sp_cpu_stats *stats_cpu(const struct sp_stats *st,
+					    unsigned int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr; i++)
+		if (st->cpu[i].cpu == cpu)
+			return &st->cpu[i];
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* 17. CPU hotplug: an offline CPU's entries stay, reset empties them */
+
+/*
+ * A child that, on each command byte, sleeps N_SLEEPS times in nanosleep
+ * pinned to HP_CPU ('p') or free on the CPUs it started with ('f'), and
+ * answers one byte, HP_OK or what went wrong.  Between commands it blocks
+ * in read(2), not in nanosleep: its nanosleep count moves only when told.
+ */
+struct hp_child {
+	pid_t pid;
+	int cmd_fd, ack_fd;
+};
+
+enum { HP_OK, HP_EPIN, HP_ENOTON, HP_EFREE };
+
+static void hp_child_loop(int cmd, int ack, const cpu_set_t *all)
+{
+	cpu_set_t one;
+	char c, r;
+
+	while (read(cmd, &c, 1) == 1) {
+		r = HP_OK;
+		if (c == 'p') {
+			CPU_ZERO(&one);
+			CPU_SET(HP_CPU, &one);
+			if (sched_setaffinity(0, sizeof(one), &one))
+				r = HP_EPIN;
+			else if (sched_getcpu() != HP_CPU)
+				r = HP_ENOTON;
+		} else if (sched_setaffinity(0, sizeof(*all), all)) {
+			r = HP_EFREE;
+		}
+		if (r == HP_OK)
+			sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+		if (write(ack, &r, 1) != 1)
+			break;
+	}
+}
+
+static int hp_child_start(struct hp_child *c, const cpu_set_t *all)
+{
+	int cmd[2], ack[2], err;
+
+	if (pipe2(cmd, O_CLOEXEC))
+		return -errno;
+	if (pipe2(ack, O_CLOEXEC)) {
+		err = -errno;
+		close(cmd[0]);
+		close(cmd[1]);
+		return err;
+	}
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid < 0) {
+		err = -errno;
+		close(cmd[0]);
+		close(cmd[1]);
+		close(ack[0]);
+		close(ack[1]);
+		return err;
+	}
+	if (c->pid == 0) {
+		close(cmd[1]);
+		close(ack[0]);
+		prctl(PR_SET_NAME, (unsigned long)"sp_hotplug", 0, 0, 0);
+		hp_child_loop(cmd[0], ack[1], all);
+		_exit(0);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	c->cmd_fd = cmd[1];
+	c->ack_fd = ack[0];
+	return 0;
+}
+
+/* Send a command: the child's answer (HP_OK, ...), or -EPIPE. */
+static int hp_child_cmd(struct hp_child *c, char cmd)
+{
+	char r;
+
+	if (write(c->cmd_fd, &cmd, 1) != 1 || read(c->ack_fd, &r, 1) != 1)
+		return -EPIPE;
+	return r;
+}
+
+static int hp_child_stop(struct hp_child *c)
+{
+	close(c->cmd_fd);
+	close(c->ack_fd);
+	return sp_child_wait(c->pid);
+}
+
+/* Hitter bursts: HP_BURST nanosleeps of HP_SLEEP_US, pinned then free. */
+#define HP_BURST	10
+#define HP_SLEEP_US	200
+
+struct hp {
+	struct sp_shared sh;
+	int nhit;
+	pid_t tid[HP_MAX_HITTERS];
+	cpu_set_t all;			/* the CPUs the test started with */
+	unsigned long sleeps, pins, pins_refused;
+	unsigned long proc_reads, raw_reads, stats_reads, lines;
+};
+
+struct hp_hitter {
+	struct hp *hp;
+	int idx;
+};
+
+static void *hp_hitter(void *p)
+{
+	struct hp_hitter *h = p;
+	struct hp *hp = h->hp;
+	unsigned long sleeps = 0, pins = 0, refused = 0;
+	cpu_set_t one;
+
+	__atomic_store_n(&hp->tid[h->idx], gettid(), __ATOMIC_RELEASE);
+	CPU_ZERO(&one);
+	CPU_SET(HP_CPU, &one);
+	while (!sh_stopped(&hp->sh)) {
+		/* pinned to HP_CPU; while it is offline that is EINVAL */
+		if (!sched_setaffinity(0, sizeof(one), &one)) {
+			pins++;
+			sp_nanosleep_n(HP_BURST, HP_SLEEP_US);
+			sleeps += HP_BURST;
+		} else if (errno == EINVAL) {
+			refused++;
+		} else {
+			sh_fail(&hp->sh, "hitter: pin to cpu%d: %s", HP_CPU,
+				strerror(errno));
+			break;
+		}
+		if (sched_setaffinity(0, sizeof(hp->all), &hp->all)) {
+			sh_fail(&hp->sh, "hitter: unpin: %s", strerror(errno));
+			break;
+		}
+		sp_nanosleep_n(HP_BURST, HP_SLEEP_US);
+		sleeps += HP_BURST;
+	}
+	sh_add(&hp->sleeps, sleeps);
+	sh_add(&hp->pins, pins);
+	sh_add(&hp->pins_refused, refused);
+	return NULL;
+}
+
+/* Each hitter's nanosleep count in @v. */
+static void hp_counts(const struct hp *hp, const struct sp_view *v,
+		      unsigned long long *out)
+{
+	int i;
+
+	for (i = 0; i < hp->nhit; i++)
+		out[i] = sp_count(v, hp->tid[i], sp_is_nanosleep, NULL);
+}
+
+/* The hitters' nanosleep counts on @cpu in raw. */
+static unsigned long long hp_raw_cpu(const struct hp *hp,
+				     const struct sp_view *raw, int cpu)
+{
+	unsigned long long sum = 0;
+	int i;
+
+	for (i = 0; i < hp->nhit; i++)
+		sum += raw_sum(raw, cpu, hp->tid[i], sp_is_nanosleep, NULL);
+	return sum;
+}
+
+/*
+ * Reads /proc, raw and stats strictly, and checks that no hitter's count
+ * ever goes down from one /proc read to the next: a CPU going or coming
+ * must lose no count.
+ */
+static void *hp_reader(void *p)
+{
+	unsigned long long last[HP_MAX_HITTERS] = { 0 }, cur[HP_MAX_HITTERS];
+	char err[SP_ERR_MAX];
+	struct hp *hp = p;
+	struct sp_stats st;
+	struct sp_view v;
+	int i;
+
+	while (!sh_stopped(&hp->sh)) {
+		if (sp_read_view(SP_PROC, &v, err)) {
+			sh_fail(&hp->sh, "reader: %s", err);
+			break;
+		}
+		hp_counts(hp, &v, cur);
+		sh_add(&hp->lines, v.nr);
+		sp_view_free(&v);
+		sh_add(&hp->proc_reads, 1);
+		for (i = 0; i < hp->nhit; i++) {
+			if (cur[i] < last[i]) {
+				sh_fail(&hp->sh,
+					"reader: hitter %d's nanosleep count went down from %llu to %llu",
+					hp->tid[i], last[i], cur[i]);
+				return NULL;
+			}
+			last[i] = cur[i];
+		}
+
+		if (sp_read_raw(&v, err)) {
+			sh_fail(&hp->sh, "reader: %s", err);
+			break;
+		}
+		sh_add(&hp->lines, v.nr);
+		sp_view_free(&v);
+		sh_add(&hp->raw_reads, 1);
+
+		if (sp_read_stats(&st, err)) {
+			sh_fail(&hp->sh, "reader: %s", err);
+			break;
+		}
+		sp_stats_free(&st);
+		sh_add(&hp->stats_reads, 1);
+	}
+	return NULL;
+}
+
+/*
+ * One offline/online cycle of HP_CPU under the hitters; false (with the
+ * failure recorded) if something went wrong.  *@offline is the CPU to
+ * bring back in teardown.  *@cpu_hits is the hitters' count on HP_CPU,
+ * carried from cycle to cycle.
+ */
+static bool hp_cycle(struct hp *hp, int *offline, unsigned long long *cpu_hits)
+{
+	unsigned long long before[HP_MAX_HITTERS], mid[HP_MAX_HITTERS];
+	unsigned long long after[HP_MAX_HITTERS], r1, a1, b1, asum, bsum;
+	const struct sp_cpu_stats *cs;
+	char err[SP_ERR_MAX];
+	struct sp_view v, raw;
+	struct sp_stats st;
+	int i, ret, na, nb;
+	double end;
+
+	/* the hitters count on HP_CPU again, since it came back */
+	end = sp_now() + 10;
+	for (;;) {
+		if (sp_read_raw(&raw, err)) {
+			sh_fail(&hp->sh, "%s", err);
+			return false;
+		}
+		r1 = hp_raw_cpu(hp, &raw, HP_CPU);
+		sp_view_free(&raw);
+		if (r1 > *cpu_hits)
+			break;
+		if (r1 < *cpu_hits) {
+			sh_fail(&hp->sh, "hitters' count on cpu%d went down from %llu to %llu",
+				HP_CPU, *cpu_hits, r1);
+			return false;
+		}
+		if (sp_now() > end) {
+			sh_fail(&hp->sh, "hitters made no hit on cpu%d in 10 s",
+				HP_CPU);
+			return false;
+		}
+		usleep(20000);
+	}
+	if (sp_read_view(SP_PROC, &v, err)) {
+		sh_fail(&hp->sh, "%s", err);
+		return false;
+	}
+	hp_counts(hp, &v, before);
+	sp_view_free(&v);
+
+	*offline = HP_CPU;
+	ret = cpu_set_online(HP_CPU, false);
+	if (ret) {
+		sh_fail(&hp->sh, "take cpu%d offline: %s", HP_CPU,
+			strerror(-ret));
+		return false;
+	}
+
+	/* offline: its table is still read, and nothing writes it */
+	if (sp_read_raw(&raw, err)) {
+		sh_fail(&hp->sh, "%s", err);
+		return false;
+	}
+	a1 = hp_raw_cpu(hp, &raw, HP_CPU);
+	asum = raw_sum(&raw, HP_CPU, 0, sp_any, &na);
+	sp_view_free(&raw);
+	if (a1 < r1 || !na) {
+		sh_fail(&hp->sh, "cpu%d offline: hitters' count there %llu, was %llu; %d lines",
+			HP_CPU, a1, r1, na);
+		return false;
+	}
+	if (sp_read_view(SP_PROC, &v, err)) {
+		sh_fail(&hp->sh, "%s", err);
+		return false;
+	}
+	hp_counts(hp, &v, mid);
+	sp_view_free(&v);
+	for (i = 0; i < hp->nhit; i++) {
+		if (mid[i] < before[i]) {
+			sh_fail(&hp->sh, "cpu%d offline: hitter %d's count %llu, was %llu",
+				HP_CPU, hp->tid[i], mid[i], before[i]);
+			return false;
+		}
+	}
+	usleep(50000);
+	if (sp_read_raw(&raw, err)) {
+		sh_fail(&hp->sh, "%s", err);
+		return false;
+	}
+	b1 = hp_raw_cpu(hp, &raw, HP_CPU);
+	bsum = raw_sum(&raw, HP_CPU, 0, sp_any, &nb);
+	sp_view_free(&raw);
+	if (b1 != a1 || bsum != asum || nb != na) {
+		sh_fail(&hp->sh,
+			"cpu%d's table changed while offline: %d lines, count %llu (hitters %llu), then %d, %llu (%llu)",
+			HP_CPU, na, asum, a1, nb, bsum, b1);
+		return false;
+	}
+	if (sp_read_stats(&st, err)) {
+		sh_fail(&hp->sh, "%s", err);
+		return false;
+	}
+	cs = stats_cpu(&st, HP_CPU);
+	if (!cs || cs->used != (unsigned long long)nb) {
+		sh_fail(&hp->sh, "cpu%d offline: stats used %llu, raw has %d lines",
+			HP_CPU, cs ? cs->used : 0ULL, nb);
+		sp_stats_free(&st);
+		return false;
+	}
+	sp_stats_free(&st);
+
+	ret = cpu_set_online(HP_CPU, true);
+	if (ret) {
+		sh_fail(&hp->sh, "bring cpu%d online: %s", HP_CPU,
+			strerror(-ret));
+		return false;
+	}
+	*offline = -1;
+
+	/* back: nothing lost */
+	if (sp_read_view(SP_PROC, &v, err)) {
+		sh_fail(&hp->sh, "%s", err);
+		return false;
+	}
+	hp_counts(hp, &v, after);
+	sp_view_free(&v);
+	for (i = 0; i < hp->nhit; i++) {
+		if (after[i] < mid[i]) {
+			sh_fail(&hp->sh, "cpu%d back: hitter %d's count %llu, was %llu",
+				HP_CPU, hp->tid[i], after[i], mid[i]);
+			return false;
+		}
+	}
+	*cpu_hits = b1;
+	return true;
+}
+
+TEST_F_TIMEOUT(sp, cpu_hotplug, T_LONG)
+{
+	struct hp hp = { .sh.lock = PTHREAD_MUTEX_INITIALIZER };
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long long on, c1, r1, c2, cp1, cpu_hits = 0;
+	struct hp_hitter hh[HP_MAX_HITTERS];
+	pthread_t thr[HP_MAX_HITTERS + 1];
+	const struct sp_cpu_stats *cs;
+	int i, ret, lines, nthr = 0, cycles = 0;
+	char err[SP_ERR_MAX];
+	struct sp_view v, raw;
+	struct sp_stats st;
+	struct hp_child c = { .pid = -1, .cmd_fd = -1, .ack_fd = -1 };
+	double end;
+
+	if (online < 2)
+		SKIP(return, "needs 2 online CPUs, has %ld", online);
+	if (access(HP_ONLINE, W_OK))
+		SKIP(return, "%s: %s (CONFIG_HOTPLUG_CPU?)", HP_ONLINE,
+		     strerror(errno));
+	ASSERT_EQ(0, sp_read_uint(HP_ONLINE, &on));
+	if (!on)
+		SKIP(return, "cpu%d is offline", HP_CPU);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(hp.all), &hp.all));
+	if (!CPU_ISSET(HP_CPU, &hp.all) || CPU_COUNT(&hp.all) < 2)
+		SKIP(return, "cpu%d is not one of our CPUs, or we have fewer than 2",
+		     HP_CPU);
+
+	/* A. one task: its line on the CPU that goes offline */
+	ASSERT_EQ(0, hp_child_start(&c, &hp.all));
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(HP_OK, hp_child_cmd(&c, 'p'));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	c1 = sp_count(&v, c.pid, sp_is_nanosleep, &lines);
+	sp_view_free(&v);
+	EXPECT_EQ(1, lines);
+	EXPECT_GE(c1, NS);
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	r1 = raw_sum(&raw, HP_CPU, c.pid, sp_is_nanosleep, &lines);
+	EXPECT_EQ(1, lines) TH_LOG("raw lines of pid %d on cpu%d", c.pid, HP_CPU);
+	EXPECT_GE(r1, NS);
+	EXPECT_EQ(c1, raw_sum(&raw, -1, c.pid, sp_is_nanosleep, NULL))
+		TH_LOG("merged count is not the raw sum");
+	sp_view_free(&raw);
+
+	self->offline_cpu = HP_CPU;
+	ret = cpu_set_online(HP_CPU, false);
+	if (ret == -EBUSY || ret == -EPERM || ret == -EOPNOTSUPP)
+		SKIP(return, "cpu%d cannot be taken offline: %s", HP_CPU,
+		     strerror(-ret));
+	ASSERT_EQ(0, ret) TH_LOG("take cpu%d offline: %s", HP_CPU,
+				 strerror(-ret));
+	cycles++;
+
+	/* offline: the same line, the same count, in raw and /proc */
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	EXPECT_EQ(r1, raw_sum(&raw, HP_CPU, c.pid, sp_is_nanosleep, &lines))
+		TH_LOG("pid %d's count on offline cpu%d changed", c.pid,
+		       HP_CPU);
+	EXPECT_EQ(1, lines);
+	sp_view_free(&raw);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(c1, sp_count(&v, c.pid, sp_is_nanosleep, NULL));
+	sp_view_free(&v);
+
+	/* hits elsewhere: merged = raw sum, the offline CPU's line included */
+	ASSERT_EQ(HP_OK, hp_child_cmd(&c, 'f'));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	c2 = sp_count(&v, c.pid, sp_is_nanosleep, &lines);
+	sp_view_free(&v);
+	EXPECT_EQ(1, lines);
+	EXPECT_GE(c2, c1 + NS);
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	EXPECT_EQ(c2, raw_sum(&raw, -1, c.pid, sp_is_nanosleep, NULL))
+		TH_LOG("merged count is not the raw sum with cpu%d offline",
+		       HP_CPU);
+	EXPECT_EQ(r1, raw_sum(&raw, HP_CPU, c.pid, sp_is_nanosleep, NULL));
+	sp_view_free(&raw);
+
+	/* a reset while offline empties the offline CPU's table too */
+	ASSERT_EQ(0, sp_wait_blocked(c.pid));
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, raw_sum(&raw, HP_CPU, 0, sp_any, &lines));
+	EXPECT_EQ(0, lines) TH_LOG("offline cpu%d has %d raw lines after reset",
+				   HP_CPU, lines);
+	sp_view_free(&raw);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	cs = stats_cpu(&st, HP_CPU);
+	EXPECT_NE(NULL, cs) TH_LOG("no stats line for offline cpu%d", HP_CPU);
+	if (cs) {
+		EXPECT_EQ(0ULL, cs->used);
+		EXPECT_EQ(0ULL, cs->dropped);
+	}
+	sp_stats_free(&st);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, sp_count(&v, c.pid, sp_any, &lines));
+	EXPECT_EQ(0, lines) TH_LOG("pid %d has lines after reset", c.pid);
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, cpu_set_online(HP_CPU, true));
+	self->offline_cpu = -1;
+
+	/* B. HP_CYCLES cycles under hitters and a reader */
+	hp.nhit = online < HP_MAX_HITTERS ? online : HP_MAX_HITTERS;
+	for (i = 0; i < hp.nhit; i++) {
+		hh[i].hp = &hp;
+		hh[i].idx = i;
+		if (pthread_create(&thr[nthr], NULL, hp_hitter, &hh[i])) {
+			sh_fail(&hp.sh, "pthread_create failed");
+			break;
+		}
+		nthr++;
+	}
+	end = sp_now() + 10;
+	for (i = 0; i < nthr && sp_now() < end; i++)
+		while (!__atomic_load_n(&hp.tid[i], __ATOMIC_ACQUIRE) &&
+		       sp_now() < end)
+			usleep(1000);
+	if (!hp.sh.failed && i < nthr)
+		sh_fail(&hp.sh, "hitters did not start");
+	if (!hp.sh.failed) {
+		if (pthread_create(&thr[nthr], NULL, hp_reader, &hp))
+			sh_fail(&hp.sh, "pthread_create failed");
+		else
+			nthr++;
+	}
+	for (i = 0; i < HP_CYCLES && !hp.sh.failed; i++)
+		if (hp_cycle(&hp, &self->offline_cpu, &cpu_hits))
+			cycles++;
+	/* let the reader see the last state */
+	if (!hp.sh.failed)
+		usleep(100000);
+	__atomic_store_n(&hp.sh.stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < nthr; i++)
+		pthread_join(thr[i], NULL);
+	if (self->offline_cpu >= 0 && !cpu_set_online(HP_CPU, true))
+		self->offline_cpu = -1;
+
+	TH_LOG("%d offline/online cycles of cpu%d so far", cycles, HP_CPU);
+	TH_LOG("%d hitters: %lu nanosleeps, %lu pins to cpu%d, %lu refused",
+	       hp.nhit, hp.sleeps, hp.pins, HP_CPU, hp.pins_refused);
+	TH_LOG("reader: %lu proc, %lu raw, %lu stats reads, %lu lines parsed",
+	       hp.proc_reads, hp.raw_reads, hp.stats_reads, hp.lines);
+	ASSERT_EQ(0, hp.sh.failed) TH_LOG("%s", hp.sh.err);
+	EXPECT_EQ(HP_CYCLES + 1, cycles);
+	EXPECT_NE(0UL, hp.proc_reads);
+	EXPECT_NE(0UL, hp.pins);
+
+	/* C. after the cycles: a line on cpu1 survives one more, no double count */
+	ASSERT_EQ(HP_OK, hp_child_cmd(&c, 'p'));
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	cp1 = raw_sum(&raw, HP_CPU, c.pid, sp_is_nanosleep, NULL);
+	sp_view_free(&raw);
+	EXPECT_GE(cp1, NS);
+	self->offline_cpu = HP_CPU;
+	ASSERT_EQ(0, cpu_set_online(HP_CPU, false));
+	ASSERT_EQ(0, cpu_set_online(HP_CPU, true));
+	self->offline_cpu = -1;
+	cycles++;
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	EXPECT_EQ(cp1, raw_sum(&raw, HP_CPU, c.pid, sp_is_nanosleep, &lines));
+	EXPECT_EQ(1, lines);
+	sp_view_free(&raw);
+	ASSERT_EQ(HP_OK, hp_child_cmd(&c, 'f'));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	c2 = sp_count(&v, c.pid, sp_is_nanosleep, &lines);
+	sp_view_free(&v);
+	EXPECT_EQ(1, lines);
+	EXPECT_GE(c2, 2 * NS);
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	EXPECT_EQ(c2, raw_sum(&raw, -1, c.pid, sp_is_nanosleep, NULL))
+		TH_LOG("merged count is not the raw sum after %d cycles",
+		       cycles);
+	EXPECT_GE(raw_sum(&raw, HP_CPU, c.pid, sp_is_nanosleep, NULL), cp1);
+	sp_view_free(&raw);
+	EXPECT_EQ(0, hp_child_stop(&c));
+	TH_LOG("%d cycles in all; pid %d: %llu nanosleep hits, merged = raw sum",
+	       cycles, c.pid, c2);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 18. module churn: load/unload while its point is hit and read */
+
+/* Calls of sched_points_test_sleep() per write to the module's file. */
+#define CHURN_CALLS	2
+#define SP_MOD_PREFIX	"sched_points_test_"
+
+struct churn {
+	struct sp_shared sh;
+	pid_t writer;
+	unsigned long writes, calls, gone;
+	unsigned long proc_reads, raw_reads, lines, mod_lines;
+};
+
+/*
+ * Writes CHURN_CALLS to the module's sleep file over and over.  While the
+ * module is away or going, the open fails: ENOENT (no file, or debugfs
+ * found it removed), ENXIO (debugfs could not take a reference on a
+ * module that is going), ENODEV.  Anything else is a failure.  The short
+ * pause between writes lets delete_module(2) find the module unused.
+ */
+static void *churn_writer(void *p)
+{
+	struct churn *ch = p;
+	int ret;
+
+	__atomic_store_n(&ch->writer, gettid(), __ATOMIC_RELEASE);
+	while (!sh_stopped(&ch->sh)) {
+		ret = sp_write(SP_MOD_SLEEP, SP_STR(CHURN_CALLS));
+		if (!ret) {
+			/* calls first: the test thread waits on writes */
+			sh_add(&ch->calls, CHURN_CALLS);
+			sh_add(&ch->writes, 1);
+		} else if (ret == -ENOENT || ret == -ENXIO || ret == -ENODEV) {
+			sh_add(&ch->gone, 1);
+		} else {
+			sh_fail(&ch->sh, "writer: write %s to %s: %s",
+				SP_STR(CHURN_CALLS), SP_MOD_SLEEP,
+				strerror(-ret));
+			break;
+		}
+		sp_nanosleep_n(1, 200);
+	}
+	return NULL;
+}
+
+/*
+ * Every line at the test module is the writer's, at
+ * sched_points_test_sleep+0x.../0x... [sched_points_test] (live or frozen
+ * at unload), and no line of the writer names a bare address (a module's
+ * call site looked up after the module went).  Counts lines at the module.
+ */
+static bool churn_check(struct churn *ch, const struct sp_view *v,
+			const char *what)
+{
+	pid_t w = __atomic_load_n(&ch->writer, __ATOMIC_ACQUIRE);
+	unsigned long n = 0;
+	size_t i;
+
+	for (i = 0; i < v->nr; i++) {
+		const struct sp_entry *e = &v->e[i];
+		bool ours = !strcmp(e->module, SP_MOD_NAME) ||
+			    !strncmp(e->func, SP_MOD_PREFIX,
+				     strlen(SP_MOD_PREFIX));
+
+		if (ours) {
+			if (!sp_is_module_sleep(e) ||
+			    e->pid != (unsigned int)w) {
+				sh_fail(&ch->sh,
+					"%s: line at the test module is not the writer's (%d) at %s [%s]: pid %u %s at %s",
+					what, w, SP_MOD_FUNC, SP_MOD_NAME,
+					e->pid, sp_kind_name(e->kind),
+					e->symbol);
+				return false;
+			}
+			n++;
+		} else if (e->pid == (unsigned int)w && !e->func[0]) {
+			sh_fail(&ch->sh,
+				"%s: a line of the writer has a bare address: %s (a module call site named after the module went?)",
+				what, e->symbol);
+			return false;
+		}
+	}
+	sh_add(&ch->mod_lines, n);
+	return true;
+}
+
+/* Reads /proc and raw strictly; the writer's module count never drops. */
+static void *churn_reader(void *p)
+{
+	unsigned long long last = 0, cur;
+	char err[SP_ERR_MAX];
+	struct churn *ch = p;
+	struct sp_view v;
+
+	while (!sh_stopped(&ch->sh)) {
+		if (sp_read_view(SP_PROC, &v, err)) {
+			sh_fail(&ch->sh, "reader: %s", err);
+			break;
+		}
+		sh_add(&ch->proc_reads, 1);
+		sh_add(&ch->lines, v.nr);
+		cur = sp_count(&v, ch->writer, sp_is_module_sleep, NULL);
+		if (!churn_check(ch, &v, SP_PROC)) {
+			sp_view_free(&v);
+			break;
+		}
+		sp_view_free(&v);
+		if (cur < last) {
+			sh_fail(&ch->sh,
+				"reader: the writer's count at the module went down from %llu to %llu",
+				last, cur);
+			break;
+		}
+		last = cur;
+
+		if (sp_read_raw(&v, err)) {
+			sh_fail(&ch->sh, "reader: %s", err);
+			break;
+		}
+		sh_add(&ch->raw_reads, 1);
+		sh_add(&ch->lines, v.nr);
+		if (!churn_check(ch, &v, SP_RAW)) {
+			sp_view_free(&v);
+			break;
+		}
+		sp_view_free(&v);
+	}
+	return NULL;
+}
+
+/* delete_module(2), retried while the writer holds the module. */
+static int churn_unload(unsigned long *retries)
+{
+	double end = sp_now() + 10;
+
+	for (;;) {
+		if (!syscall(__NR_delete_module, SP_MOD_NAME, O_NONBLOCK))
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY)
+			return -errno;
+		if (sp_now() > end)
+			return -EBUSY;
+		(*retries)++;
+		usleep(1000);
+	}
+}
+
+TEST_F_TIMEOUT(sp, module_churn, T_LONG)
+{
+	struct churn ch = { .sh.lock = PTHREAD_MUTEX_INITIALIZER };
+	unsigned long loads = 0, unloads = 0, retries = 0, w0;
+	unsigned long long merged, rawsum;
+	char path[PATH_MAX], err[SP_ERR_MAX];
+	int i, ret, lines, nthr = 0;
+	struct sp_view v, raw;
+	pthread_t thr[2];
+	double end;
+
+	if (sp_module_path(path, sizeof(path)))
+		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+
+	if (pthread_create(&thr[nthr], NULL, churn_writer, &ch))
+		sh_fail(&ch.sh, "pthread_create failed");
+	else
+		nthr++;
+	end = sp_now() + 10;
+	while (nthr && !__atomic_load_n(&ch.writer, __ATOMIC_ACQUIRE) &&
+	       sp_now() < end)
+		usleep(1000);
+	if (!ch.sh.failed && !ch.writer)
+		sh_fail(&ch.sh, "the writer did not start");
+	if (!ch.sh.failed) {
+		if (pthread_create(&thr[nthr], NULL, churn_reader, &ch))
+			sh_fail(&ch.sh, "pthread_create failed");
+		else
+			nthr++;
+	}
+
+	for (i = 0; i < CHURN_CYCLES && !ch.sh.failed; i++) {
+		w0 = __atomic_load_n(&ch.writes, __ATOMIC_RELAXED);
+		ret = sp_module_load(path);
+		if (ret) {
+			sh_fail(&ch.sh, "load %d: finit_module(%s): %s", i + 1,
+				path, strerror(-ret));
+			break;
+		}
+		self->module_loaded = true;
+		loads++;
+		/* the writer gets in at least once per load */
+		end = sp_now() + 10;
+		while (__atomic_load_n(&ch.writes, __ATOMIC_RELAXED) == w0 &&
+		       !ch.sh.failed && sp_now() < end)
+			usleep(1000);
+		if (__atomic_load_n(&ch.writes, __ATOMIC_RELAXED) == w0 &&
+		    !ch.sh.failed)
+			sh_fail(&ch.sh, "load %d: no write to %s got through in 10 s",
+				i + 1, SP_MOD_SLEEP);
+		ret = churn_unload(&retries);
+		if (ret) {
+			sh_fail(&ch.sh, "unload %d: delete_module: %s", i + 1,
+				strerror(-ret));
+			break;
+		}
+		self->module_loaded = false;
+		unloads++;
+	}
+	/* let the reader see the module gone */
+	if (!ch.sh.failed)
+		usleep(100000);
+	__atomic_store_n(&ch.sh.stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < nthr; i++)
+		pthread_join(thr[i], NULL);
+
+	TH_LOG("%lu loads, %lu unloads (%lu delete_module retries while in use)",
+	       loads, unloads, retries);
+	TH_LOG("writer %d: %lu writes, %lu calls, %lu refused while away",
+	       ch.writer, ch.writes, ch.calls, ch.gone);
+	TH_LOG("reader: %lu proc, %lu raw reads, %lu lines parsed, %lu at the module",
+	       ch.proc_reads, ch.raw_reads, ch.lines, ch.mod_lines);
+	ASSERT_EQ(0, ch.sh.failed) TH_LOG("%s", ch.sh.err);
+	EXPECT_EQ((unsigned long)CHURN_CYCLES, loads);
+	EXPECT_EQ((unsigned long)CHURN_CYCLES, unloads);
+	EXPECT_NE(0UL, ch.proc_reads);
+	EXPECT_NE(0UL, ch.raw_reads);
+
+	/*
+	 * All gone now: every call of sched_points_test_sleep() is one
+	 * schedule() from it, so the writer's lines there, frozen, add up to
+	 * its calls -- none lost at an unload.
+	 */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_TRUE(churn_check(&ch, &v, SP_PROC)) TH_LOG("%s", ch.sh.err);
+	merged = sp_count(&v, ch.writer, sp_is_module_sleep, &lines);
+	if (v.dropped == 0) {
+		EXPECT_EQ((unsigned long long)ch.calls, merged)
+			TH_LOG("writer's count at the module %llu, calls %lu",
+			       merged, ch.calls);
+	} else {
+		EXPECT_LE(merged, (unsigned long long)ch.calls)
+			TH_LOG("dropped %llu", v.dropped);
+	}
+	TH_LOG("writer's hits at the module: %llu on %d lines", merged, lines);
+	sp_view_free(&v);
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	EXPECT_TRUE(churn_check(&ch, &raw, SP_RAW)) TH_LOG("%s", ch.sh.err);
+	rawsum = raw_sum(&raw, -1, ch.writer, sp_is_module_sleep, NULL);
+	EXPECT_EQ(merged, rawsum) TH_LOG("merged count is not the raw sum");
+	sp_view_free(&raw);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 19. a resize that gets -ENOMEM keeps the old tables, counts and all */
+
+/* The child's buffers, on its own stack: written, hence present. */
+struct enomem_bufs {
+	char on[2], off[2], bad[2], size[24];
+};
+
+/*
+ * make-it-fail to @mif, @val to entries (both open), make-it-fail back to
+ * 0.  The write's errno (0 if it worked), or -1 if make-it-fail refused.
+ */
+static int enomem_write(int mfd, int fd, const struct enomem_bufs *b,
+			const char *mif, const char *val)
+{
+	int err = 0;
+
+	if (pwrite(mfd, mif, 1, 0) != 1)
+		return -1;
+	if (pwrite(fd, val, strlen(val), 0) < 0)
+		err = errno;
+	if (pwrite(mfd, b->off, 1, 0) != 1)
+		return -1;
+	return err;
+}
+
+/*
+ * In a child, so that make-it-fail marks no other task: write ENOMEM_TO to
+ * entries with this task's slab allocations failing.  Both files are
+ * opened first (an open allocates a struct file), and a dry run of the
+ * same code with make-it-fail 0 and a size refused before any allocation
+ * ("3") faults in every user page the real write touches: the first slab
+ * allocation this task makes with make-it-fail set is then the
+ * kcalloc(nr_cpu_ids) at the top of sched_points_resize().  Returns the
+ * write's errno (0 if it worked), or 200 + the setup step that failed.
+ */
+static int child_enomem(void *arg)
+{
+	struct enomem_bufs b;
+	int fd, mfd, r;
+
+	(void)arg;
+	memset(&b, 0, sizeof(b));
+	memcpy(b.on, "1", 2);
+	memcpy(b.off, "0", 2);
+	memcpy(b.bad, "3", 2);
+	snprintf(b.size, sizeof(b.size), "%llu", ENOMEM_TO);
+	fd = open(SP_ENTRIES, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 201;
+	mfd = open(MAKE_IT_FAIL, O_WRONLY | O_CLOEXEC);
+	if (mfd < 0)
+		return 202;
+	r = enomem_write(mfd, fd, &b, b.off, b.bad);
+	if (r != EINVAL)
+		return 203;
+	r = enomem_write(mfd, fd, &b, b.on, b.size);
+	return r < 0 ? 204 : r;
+}
+
+TEST_F_TIMEOUT(sp, resize_enomem_keeps_table, T_SHORT)
+{
+	unsigned long long ent, before, total, used, nr, cnt;
+	char err[SP_ERR_MAX], times[32];
+	const pid_t me = gettid();
+	struct sp_stats st;
+	struct sp_child c;
+	struct sp_view v;
+	size_t i;
+	int ret;
+
+	if (access(FAILSLAB, F_OK))
+		SKIP(return,
+		     "%s missing: a kernel without CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS",
+		     FAILSLAB);
+	if (access(MAKE_IT_FAIL, F_OK))
+		SKIP(return, "%s missing (CONFIG_FAULT_INJECTION)",
+		     MAKE_IT_FAIL);
+
+	/* ENOMEM_FROM entries, with counts in them; then accounting off */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write_uint(SP_ENTRIES, ENOMEM_FROM));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	before = sp_count(&v, me, sp_is_nanosleep, NULL);
+	total = sp_total(&v);
+	used = v.used;
+	nr = v.nr;
+	sp_view_free(&v);
+	ASSERT_GE(before, NS);
+
+	/* failslab, saved, then armed for make-it-fail tasks only */
+	for (i = 0; i < ARRAY_SIZE(failslab_attrs); i++) {
+		ret = failslab_read(failslab_attrs[i].name, self->failslab[i],
+				    sizeof(self->failslab[i]));
+		ASSERT_EQ(0, ret) TH_LOG("%s/%s: %s", FAILSLAB,
+					 failslab_attrs[i].name,
+					 strerror(-ret));
+	}
+	self->failslab_saved = true;
+	for (i = 0; i < ARRAY_SIZE(failslab_attrs); i++) {
+		ret = failslab_write(failslab_attrs[i].name,
+				     failslab_attrs[i].val);
+		ASSERT_EQ(0, ret) TH_LOG("%s/%s: write %s: %s", FAILSLAB,
+					 failslab_attrs[i].name,
+					 failslab_attrs[i].val, strerror(-ret));
+	}
+	ASSERT_EQ(0, failslab_write("probability", "100"));
+
+	ASSERT_EQ(0, sp_child_start(&c, "sp_enomem", child_enomem, NULL));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ret = sp_child_wait(c.pid);
+	/* disarmed at once; teardown puts the rest back */
+	EXPECT_EQ(0, failslab_write("probability", "0"));
+	ASSERT_EQ(0, failslab_read("times", times, sizeof(times)));
+	TH_LOG("resize to %llu: %s; failslab times %s of %d left",
+	       ENOMEM_TO, ret == 0 ? "worked" : ret < 200 ? strerror(ret) :
+	       "child setup failed", times, FAILSLAB_TIMES);
+	EXPECT_EQ(ENOMEM, ret) {
+		if (ret == 0)
+			TH_LOG("the injected failure missed sched_points_resize()'s kcalloc");
+		else if (ret > 200)
+			TH_LOG("child setup step %d failed", ret - 200);
+	}
+	EXPECT_LT(atoi(times), FAILSLAB_TIMES)
+		TH_LOG("no failure was injected");
+
+	/* the old tables, with every count */
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	EXPECT_EQ(ENOMEM_FROM, ent);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	for (i = 0; i < st.nr; i++)
+		EXPECT_EQ(ENOMEM_FROM, st.cpu[i].capacity)
+			TH_LOG("cpu %llu", st.cpu[i].cpu);
+	sp_stats_free(&st);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v.enabled);
+	EXPECT_EQ(ENOMEM_FROM, v.capacity);
+	EXPECT_EQ(before, sp_count(&v, me, sp_is_nanosleep, NULL));
+	EXPECT_EQ(total, sp_total(&v)) TH_LOG("counts changed");
+	EXPECT_EQ(used, v.used);
+	EXPECT_EQ(nr, v.nr);
+	sp_view_free(&v);
+
+	/* and they still count */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	cnt = sp_count(&v, me, sp_is_nanosleep, NULL);
+	EXPECT_EQ(1ULL, v.enabled);
+	EXPECT_EQ(ENOMEM_FROM, v.capacity);
+	EXPECT_GE(cnt, before + NS)
+		TH_LOG("%llu nanosleep hits, had %llu before the failed resize",
+		       cnt, before);
 	sp_view_free(&v);
 }
 
