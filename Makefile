@@ -3,11 +3,12 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help demo check bench kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
 	@echo "make check           every test: host tests, then kselftests in the guest"
+	@echo "make bench           cost of the accounting vs vanilla, kprobe+hist, bpftrace (build/bench/)"
 	@echo "make kernel          build the patched kernel (build/linux/obj)"
 	@echo "make tree            make the kernel work tree (build/linux) from patches/"
 	@echo "make export-patches  write the tree's commits back to patches/"
@@ -19,6 +20,9 @@ demo:
 
 check:
 	$(S)/check.sh
+
+bench:
+	$(S)/bench.sh
 
 tree:
 	$(S)/install-deps.sh
