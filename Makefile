@@ -9,6 +9,7 @@ help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
 	@echo "make check           every test: host tests, then kselftests in the guest"
 	@echo "make bench           cost of the accounting vs vanilla, kprobe+hist, bpftrace (build/bench/)"
+	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
 	@echo "make kernel          build the patched kernel (build/linux/obj)"
 	@echo "make tree            make the kernel work tree (build/linux) from patches/"
 	@echo "make export-patches  write the tree's commits back to patches/"
@@ -20,6 +21,9 @@ demo:
 
 check:
 	$(S)/check.sh
+
+lint:
+	$(S)/lint.sh
 
 bench:
 	$(S)/bench.sh

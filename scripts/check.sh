@@ -22,6 +22,11 @@ add_counts() {
 "$REPO/scripts/install-deps.sh"
 mkdir -p "$BUILD"
 
+note "lint: checkpatch, kernel-doc, the tool's static analysis"
+"$REPO/scripts/lint.sh" >"$BUILD/lint.tap" 2>&1 || true
+grep '^not ok' "$BUILD/lint.tap" || true
+add_counts "$BUILD/lint.tap"
+
 for mk in "$REPO"/tools/*/Makefile; do
 	[ -f "$mk" ] || continue
 	dir=$(dirname "$mk")
