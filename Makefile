@@ -10,6 +10,7 @@ help:
 	@echo "make check           every test: host tests, then kselftests in the guest"
 	@echo "make bench           cost of the accounting vs vanilla, kprobe+hist, bpftrace (build/bench/)"
 	@echo "make check-debug     make check, plus the suite on the debug kernel (KASAN, lockdep, KUnit)"
+	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
 	@echo "make kernel          build the patched kernel (build/linux/obj)"
 	@echo "make tree            make the kernel work tree (build/linux) from patches/"
@@ -25,6 +26,9 @@ check:
 
 lint:
 	$(S)/lint.sh
+
+series:
+	$(S)/make-series.sh
 
 check-debug:
 	SP_VARIANTS="main debug" $(S)/check.sh
