@@ -49,6 +49,13 @@ static void csv_rate(FILE *fp, double rate)
 		fprintf(fp, "%.3f", rate);
 }
 
+static void csv_u128(FILE *fp, sp_u128 v)
+{
+	char digits[SP_U128_DIGITS];
+
+	fputs(sp_u128_str(digits, v), fp);
+}
+
 static bool csv_header(struct sp_out *out)
 {
 	if (out->header_done)
@@ -97,6 +104,32 @@ void sp_csv_result(struct sp_out *out, const struct sp_result *r)
 				break;
 			case SP_COL_PCT:
 				break;
+			case SP_COL_TIME:
+				csv_u128(fp, g->total_ns);
+				break;
+			case SP_COL_DTIME:
+				csv_u128(fp, g->delta_ns);
+				break;
+			case SP_COL_TRATE: {
+				double tr = sp_time_rate(r, g->delta_ns);
+
+				if (tr >= 0)
+					fprintf(fp, "%.6f", tr);
+				break;
+			}
+			case SP_COL_MEAN: {
+				sp_u128 mean;
+
+				if (sp_group_mean(r, g, &mean))
+					csv_u128(fp, mean);
+				break;
+			}
+			case SP_COL_MAX:
+				fprintf(fp, "%llu", (unsigned long long)g->max_ns);
+				break;
+			case SP_COL_KIND:
+				fputs(sp_kind_name(g->kind), fp);
+				break;
 			case SP_COL_RATE:
 				csv_rate(fp, sp_rate(r, g->delta));
 				break;
@@ -121,11 +154,16 @@ void sp_csv_result(struct sp_out *out, const struct sp_result *r)
 }
 
 /*
- * Matrix: pid,tgid,comm,count (or delta),<one column per site>.  The first
- * line names the sites; cells are plain numbers, 0 where nothing was seen.
+ * Matrix: pid,tgid,comm,VALUE,<one column per site>, VALUE being count,
+ * delta, total_ns or delta_ns (--value, interval mode).  The first line
+ * names the sites ("kind:site" when columns are split by kind); cells are
+ * plain numbers, 0 where nothing was seen.
  */
 void sp_csv_matrix(struct sp_out *out, const struct sp_matrix *m)
 {
+	static const char *const value_name[2][2] = {
+		{ "count", "delta" }, { "total_ns", "delta_ns" },
+	};
 	const struct sp_result *rows = &m->tasks, *cols = &m->sites;
 	FILE *fp = out->fp;
 	size_t i, c;
@@ -133,14 +171,17 @@ void sp_csv_matrix(struct sp_out *out, const struct sp_matrix *m)
 	if (out->reset_msg)
 		return;
 	if (csv_header(out)) {
-		fprintf(fp, "pid,tgid,comm,%s", rows->delta ? "delta" : "count");
-		for (c = 0; c < cols->nshown; c++) {
-			const char *s = sp_site_name(cols, &cols->groups[c]);
+		size_t blen = SP_MAX_LINE + 32;
+		char *buf = sp_xrealloc(NULL, blen, 1);
 
+		fprintf(fp, "pid,tgid,comm,%s", value_name[rows->by_time][rows->delta]);
+		for (c = 0; c < cols->nshown; c++) {
+			sp_column_label(cols, &cols->groups[c], buf, blen);
 			fputc(',', fp);
-			csv_field(fp, s, strlen(s));
+			csv_field(fp, buf, strlen(buf));
 		}
 		fputc('\n', fp);
+		free(buf);
 	}
 	for (i = 0; i < rows->nshown; i++) {
 		const struct sp_group *g = &rows->groups[i];
@@ -151,10 +192,12 @@ void sp_csv_matrix(struct sp_out *out, const struct sp_matrix *m)
 			fprintf(fp, "%lu,", out->sample);
 		fprintf(fp, "%u,%u,", g->pid, g->tgid);
 		csv_text(fp, s, len);
-		fprintf(fp, ",%llu", (unsigned long long)sp_group_value(rows, g));
-		for (c = 0; c < cols->nshown; c++)
-			fprintf(fp, ",%llu", (unsigned long long)
-				sp_matrix_cell(m, g, &cols->groups[c]));
+		fputc(',', fp);
+		csv_u128(fp, sp_group_value(rows, g));
+		for (c = 0; c < cols->nshown; c++) {
+			fputc(',', fp);
+			csv_u128(fp, sp_matrix_cell(m, g, &cols->groups[c]));
+		}
 		fputc('\n', fp);
 	}
 }

@@ -2,14 +2,16 @@
 /*
  * Interval mode: deltas between two snapshots (top, diff).
  *
- * Rows are matched on the tool's row key (pid, tgid, comm, symbol).  The
- * kernel never removes an entry except on reset or when the tables are
+ * Rows are matched on the tool's row key (pid, tgid, comm, symbol, kind).
+ * The kernel never removes an entry except on reset or when the tables are
  * reallocated, so between two snapshots of the same table every row of the
- * older one is still there with a count at least as high.  If a row is gone,
- * a count went down, 'dropped' went down or 'capacity' changed, the counters
- * were reset: that is said, and no delta is computed across it (the next
- * interval starts from the new snapshot).  A reset followed by so many hits
- * that every row is back above its old count cannot be told from the file.
+ * older one is still there with a count, off-CPU time and longest stretch
+ * at least as high.  If a row is gone, one of those went down, 'dropped'
+ * went down, 'capacity' changed or the format version changed, the counters
+ * were reset (or the kernel changed): that is said, and no delta is computed
+ * across it (the next interval starts from the new snapshot).  A reset
+ * followed by so many hits that every row is back above its old values
+ * cannot be told from the file.
  */
 #include <errno.h>
 #include <math.h>
@@ -42,9 +44,15 @@ static void describe(char *why, size_t len, const struct sp_store *prev,
 	uint32_t clen = sp_pool_len(&prev->comms, p->comm);
 
 	sp_escape(comm, sp_pool_str(&prev->comms, p->comm), clen > 64 ? 64 : clen, 0);
-	snprintf(why, len,
-		 "counters went back between snapshots (pid %u '%s' at %s: %s)",
-		 p->pid, comm, sp_pool_str(&prev->syms, p->sym), what);
+	if (p->kind != SP_KIND_NONE)
+		snprintf(why, len,
+			 "counters went back between snapshots (pid %u '%s' at %s, %s: %s)",
+			 p->pid, comm, sp_pool_str(&prev->syms, p->sym),
+			 sp_kind_name(p->kind), what);
+	else
+		snprintf(why, len,
+			 "counters went back between snapshots (pid %u '%s' at %s: %s)",
+			 p->pid, comm, sp_pool_str(&prev->syms, p->sym), what);
 }
 
 int sp_delta(struct sp_store *cur, const struct sp_store *prev,
@@ -53,10 +61,22 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	uint32_t *cmap, *smap, i;
 	int reset = 0;
 
-	for (i = 0; i < cur->nrows; i++)
-		cur->rows[i].delta = cur->rows[i].count;
+	free(cur->deltas);
+	cur->deltas = sp_xrealloc(NULL, cur->nrows ? cur->nrows : 1,
+				  sizeof(*cur->deltas));
+	for (i = 0; i < cur->nrows; i++) {
+		cur->deltas[i].count = cur->rows[i].count;
+		cur->deltas[i].ns = sp_row_time(cur, i).total_ns;
+	}
 	cur->total_delta = cur->total;
+	cur->total_delta_ns = cur->total_ns;
 
+	if (cur->major != prev->major) {
+		snprintf(why, whylen,
+			 "the format version changed between snapshots (%s -> %s)",
+			 prev->version, cur->version);
+		return 1;
+	}
 	if (prev->sum.dropped >= 0 && cur->sum.dropped >= 0 &&
 	    cur->sum.dropped < prev->sum.dropped) {
 		snprintf(why, whylen,
@@ -76,26 +96,43 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	smap = map_pool(&prev->syms, &cur->syms);
 	for (i = 0; i < prev->nrows && !reset; i++) {
 		const struct sp_row *p = &prev->rows[i];
+		struct sp_rtime pt = sp_row_time(prev, i), ct;
+		const struct sp_row *c;
 		uint32_t ri;
 		char what[96];
 
 		if (cmap[p->comm] == NONE || smap[p->sym] == NONE ||
 		    !sp_store_find(cur, p->pid, p->tgid, cmap[p->comm],
-				   smap[p->sym], &ri)) {
+				   smap[p->sym], p->kind, &ri)) {
 			snprintf(what, sizeof(what), "count %llu, now gone",
 				 (unsigned long long)p->count);
 			describe(why, whylen, prev, p, what);
 			reset = 1;
-		} else if (cur->rows[ri].count < p->count) {
+			continue;
+		}
+		c = &cur->rows[ri];
+		ct = sp_row_time(cur, ri);
+		if (c->count < p->count) {
 			snprintf(what, sizeof(what), "count %llu -> %llu",
 				 (unsigned long long)p->count,
-				 (unsigned long long)cur->rows[ri].count);
-			describe(why, whylen, prev, p, what);
-			reset = 1;
+				 (unsigned long long)c->count);
+		} else if (ct.total_ns < pt.total_ns) {
+			snprintf(what, sizeof(what), "total_ns %llu -> %llu",
+				 (unsigned long long)pt.total_ns,
+				 (unsigned long long)ct.total_ns);
+		} else if (ct.max_ns < pt.max_ns) {
+			snprintf(what, sizeof(what), "max_ns %llu -> %llu",
+				 (unsigned long long)pt.max_ns,
+				 (unsigned long long)ct.max_ns);
 		} else {
-			cur->rows[ri].delta = cur->rows[ri].count - p->count;
+			cur->deltas[ri].count = c->count - p->count;
+			cur->deltas[ri].ns = ct.total_ns - pt.total_ns;
 			cur->total_delta -= p->count;
+			cur->total_delta_ns -= pt.total_ns;
+			continue;
 		}
+		describe(why, whylen, prev, p, what);
+		reset = 1;
 	}
 	free(cmap);
 	free(smap);
@@ -129,7 +166,7 @@ int sp_cmd_diff(const struct sp_opts *o, const char *a, const char *b)
 		sp_store_free(&sa);
 		return SP_EXIT_ERROR;
 	}
-	if (sp_load(b, &sb))
+	if (sp_load(b, &sb) || sp_input_ok(o, &sa) || sp_input_ok(o, &sb))
 		goto out;
 	if (sp_delta(&sb, &sa, why, sizeof(why))) {
 		fprintf(stderr, "schedpoints: diff %s %s: %s; no delta can be computed\n",
@@ -191,11 +228,13 @@ static int next_snapshot(const struct sp_opts *o, struct sp_reader *stream,
 	int rc;
 
 	if (!stream->fp)
-		return sp_load(o->file, st) ? -1 : 1;
+		return sp_load(o->file, st) || sp_input_ok(o, st) ? -1 : 1;
 	sp_store_init(st, "<stdin>");
 	rc = sp_parse_snapshot(stream, st, true, &err);
 	if (rc < 0)
 		fprintf(stderr, "schedpoints: %s\n", err.msg);
+	if (rc > 0 && sp_input_ok(o, st))
+		return -1;
 	return rc;
 }
 
@@ -217,7 +256,7 @@ int sp_cmd_top(const struct sp_opts *o)
 	rc = next_snapshot(o, &stream, &prev);
 	if (rc <= 0) {
 		if (!rc)
-			fputs("schedpoints: <stdin>: empty input, expected 'sched_points version 1'\n",
+			fputs("schedpoints: <stdin>: empty input, expected 'sched_points version 1' or 'sched_points version 2'\n",
 			      stderr);
 		sp_store_free(&prev);
 		sp_reader_free(&stream);

@@ -32,6 +32,20 @@ static void json_summary_value(struct json_writer *jw, const char *name,
 		jsonw_uint_field(jw, name, (uint64_t)v);
 }
 
+static void json_u128(struct json_writer *jw, sp_u128 v)
+{
+	char digits[SP_U128_DIGITS];
+
+	jsonw_number(jw, sp_u128_str(digits, v));
+}
+
+static void json_u128_field(struct json_writer *jw, const char *name,
+			    sp_u128 v)
+{
+	jsonw_name(jw, name);
+	json_u128(jw, v);
+}
+
 /* The fields every document starts with. */
 static void json_head(struct json_writer *jw, const struct sp_out *out,
 		      const struct sp_store *st)
@@ -50,9 +64,18 @@ static void json_head(struct json_writer *jw, const struct sp_out *out,
 	json_summary_value(jw, "used", s->used);
 	json_summary_value(jw, "entries", s->entries);
 	json_summary_value(jw, "dropped", s->dropped);
+	if (sp_mode_name(s->mode))
+		jsonw_string_field(jw, "mode", sp_mode_name(s->mode));
+	else
+		jsonw_null_field(jw, "mode");
+	json_summary_value(jw, "time", s->time);
+	json_summary_value(jw, "kinds", s->kinds);
 	jsonw_end_object(jw);
+	jsonw_bool_field(jw, "has_time", st->has_time);
+	jsonw_bool_field(jw, "has_kinds", st->has_kinds);
 	jsonw_string_field(jw, "view", sp_view_name(o->view));
 	jsonw_string_field(jw, "group", sp_site_label(o));
+	jsonw_string_field(jw, "value", o->value == SP_VALUE_TIME ? "time" : "count");
 	if (o->view == SP_VIEW_TASKS) {
 		static const char *const by[] = { "pid", "tgid", "comm" };
 
@@ -82,8 +105,18 @@ static void json_totals(struct json_writer *jw, const struct sp_result *r)
 			jsonw_float_field(jw, "rate", rate);
 		else
 			jsonw_null_field(jw, "rate");
+		if (r->time) {
+			rate = sp_time_rate(r, r->total_delta_ns);
+			json_u128_field(jw, "total_delta_ns", r->total_delta_ns);
+			if (rate >= 0)
+				jsonw_float_field(jw, "time_rate", rate);
+			else
+				jsonw_null_field(jw, "time_rate");
+		}
 	}
 	jsonw_uint_field(jw, "total", r->total);
+	if (r->time)
+		json_u128_field(jw, "total_ns", r->total_ns);
 	jsonw_uint_field(jw, "rows_total", r->ngroups);
 }
 
@@ -112,6 +145,34 @@ static void json_group(struct json_writer *jw, const struct sp_result *r,
 			break;
 		case SP_COL_PCT:
 			jsonw_null(jw);
+			break;
+		case SP_COL_TIME:
+			json_u128(jw, g->total_ns);
+			break;
+		case SP_COL_DTIME:
+			json_u128(jw, g->delta_ns);
+			break;
+		case SP_COL_TRATE:
+			rate = sp_time_rate(r, g->delta_ns);
+			if (rate >= 0)
+				jsonw_float(jw, rate);
+			else
+				jsonw_null(jw);
+			break;
+		case SP_COL_MEAN: {
+			sp_u128 mean;
+
+			if (sp_group_mean(r, g, &mean))
+				json_u128(jw, mean);
+			else
+				jsonw_null(jw);
+			break;
+		}
+		case SP_COL_MAX:
+			jsonw_uint(jw, g->max_ns);
+			break;
+		case SP_COL_KIND:
+			jsonw_string(jw, sp_kind_name(g->kind));
 			break;
 		case SP_COL_RATE:
 			rate = sp_rate(r, g->delta);
@@ -185,7 +246,7 @@ void sp_json_matrix(struct sp_out *out, const struct sp_matrix *m)
 		jsonw_name(jw, "cells");
 		jsonw_start_array(jw);
 		for (c = 0; c < cols->nshown; c++)
-			jsonw_uint(jw, sp_matrix_cell(m, g, &cols->groups[c]));
+			json_u128(jw, sp_matrix_cell(m, g, &cols->groups[c]));
 		jsonw_end_array(jw);
 		jsonw_end_object(jw);
 	}

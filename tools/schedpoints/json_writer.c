@@ -144,6 +144,12 @@ void jsonw_uint(struct json_writer *jw, uint64_t v)
 	fprintf(jw->fp, "%llu", (unsigned long long)v);
 }
 
+void jsonw_number(struct json_writer *jw, const char *digits)
+{
+	sep(jw);
+	fputs(digits, jw->fp);
+}
+
 void jsonw_int(struct json_writer *jw, int64_t v)
 {
 	sep(jw);

@@ -28,6 +28,8 @@ void jsonw_name(struct json_writer *jw, const char *name);
 void jsonw_string(struct json_writer *jw, const char *s);
 void jsonw_string_len(struct json_writer *jw, const char *s, size_t len);
 void jsonw_uint(struct json_writer *jw, uint64_t v);
+/* A number already formatted (decimal digits, e.g. a 128-bit sum). */
+void jsonw_number(struct json_writer *jw, const char *digits);
 void jsonw_int(struct json_writer *jw, int64_t v);
 void jsonw_float(struct json_writer *jw, double v);	/* NaN/inf: null */
 void jsonw_bool(struct json_writer *jw, bool v);

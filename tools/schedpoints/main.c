@@ -19,16 +19,19 @@
 static const char usage_text[] =
 "Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]\n"
 "\n"
-"Pivot /proc/sched_points (schedule() call counts per task and call site).\n"
+"Pivot /proc/sched_points (schedule() calls and off-CPU time per task and\n"
+"call site).\n"
 "\n"
 "Commands:\n"
-"  sites              counts summed by call site (the default)\n"
+"  sites              counts summed by call site (the default); on format\n"
+"                     version 2, by call site and kind\n"
 "  tasks              counts summed by task (see --by)\n"
 "  site X             one call site's tasks; X is a symbol\n"
 "                     (do_nanosleep+0x6e/0x190), a function (do_nanosleep)\n"
 "                     or a module ([ext4], [vmlinux])\n"
 "  task PID           one task's call sites\n"
-"  matrix             the task x call-site table of counts\n"
+"  kinds              counts summed by kind (same as sites --group kind)\n"
+"  matrix             the task x call-site table of counts (or --value time)\n"
 "  heatmap            the matrix as an SVG picture (same as --format svg matrix)\n"
 "  top [VIEW [ARG]]   every --interval seconds, deltas and rates of a view\n"
 "  diff A B [VIEW [ARG]]\n"
@@ -41,9 +44,13 @@ static const char usage_text[] =
 "  -p, --pretty         indent JSON\n"
 "\n"
 "Views:\n"
-"  -g, --group G        sites by: site (default), function, module\n"
+"  -g, --group G        sites by: site (default), function, module, kind\n"
 "  -b, --by B           tasks by: pid (default), tgid, comm\n"
-"  -s, --sort KEY       count (default), total, pid, tgid, comm, site, name\n"
+"  -T, --by-time        the value is off-CPU time: sort by it, percent of it,\n"
+"                       matrix cells, folded values (same as --value time)\n"
+"      --value V        count (default) or time\n"
+"  -s, --sort KEY       count, time, total, pid, tgid, comm, site, name\n"
+"                       (default: the value, count or time)\n"
 "  -r, --reverse        reverse the sort order\n"
 "  -n, --top N          show the first N rows (matrix: N rows, N columns)\n"
 "\n"
@@ -53,6 +60,7 @@ static const char usage_text[] =
 "      --comm GLOB      task name, fnmatch(3) glob\n"
 "      --module GLOB    module name (vmlinux for the core kernel)\n"
 "      --symbol GLOB    symbol, with or without offset and module\n"
+"      --kind LIST      sleep, yield, preempt, cond_resched, comma separated\n"
 "\n"
 "Interval mode:\n"
 "  -i, --interval SEC   top: seconds between snapshots (default 2);\n"
@@ -66,7 +74,8 @@ static const char usage_text[] =
 "See schedpoints(8).\n";
 
 enum {
-	OPT_PID = 256, OPT_TGID, OPT_COMM, OPT_MODULE, OPT_SYMBOL,
+	OPT_PID = 256, OPT_TGID, OPT_COMM, OPT_MODULE, OPT_SYMBOL, OPT_KIND,
+	OPT_VALUE,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +85,8 @@ static const struct option long_options[] = {
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "group", required_argument, NULL, 'g' },
 	{ "by", required_argument, NULL, 'b' },
+	{ "by-time", no_argument, NULL, 'T' },
+	{ "value", required_argument, NULL, OPT_VALUE },
 	{ "sort", required_argument, NULL, 's' },
 	{ "reverse", no_argument, NULL, 'r' },
 	{ "top", required_argument, NULL, 'n' },
@@ -84,6 +95,7 @@ static const struct option long_options[] = {
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "module", required_argument, NULL, OPT_MODULE },
 	{ "symbol", required_argument, NULL, OPT_SYMBOL },
+	{ "kind", required_argument, NULL, OPT_KIND },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
@@ -151,6 +163,24 @@ static bool parse_u32_list(const char *s, uint32_t **v, size_t *n)
 	return ok && *n;
 }
 
+static bool parse_kind_list(const char *s, unsigned *mask)
+{
+	const char *p = s;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int k = sp_kind_parse(p, len);
+
+		if (k < 0)
+			return false;
+		*mask |= 1u << k;
+		if (!comma)
+			return true;
+		p = comma + 1;
+	}
+}
+
 static void add_glob(char ***v, size_t *n, const char *s, bool strip_brackets)
 {
 	size_t len = strlen(s);
@@ -190,13 +220,19 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		[SP_FMT_JSON] = "json", [SP_FMT_FOLDED] = "folded",
 		[SP_FMT_PROM] = "prometheus", [SP_FMT_SVG] = "svg",
 	};
-	static const char *const groups[] = { "site", "function", "module" };
+	static const char *const groups[] = {
+		[SP_GROUP_SITE] = "site", [SP_GROUP_FUNCTION] = "function",
+		[SP_GROUP_MODULE] = "module", [SP_GROUP_KIND] = "kind",
+	};
 	static const char *const bys[] = { "pid", "tgid", "comm" };
-	static const char *const sorts[] = {
+	static const char *const sorts[SP_NSORTS] = {
 		[SP_SORT_COUNT] = "count", [SP_SORT_TOTAL] = "total",
 		[SP_SORT_PID] = "pid", [SP_SORT_TGID] = "tgid",
 		[SP_SORT_COMM] = "comm", [SP_SORT_SITE] = "site",
-		[SP_SORT_NAME] = "name",
+		[SP_SORT_NAME] = "name", [SP_SORT_TIME] = "time",
+	};
+	static const char *const values[] = {
+		[SP_VALUE_COUNT] = "count", [SP_VALUE_TIME] = "time",
 	};
 	char *end;
 	int i;
@@ -220,10 +256,11 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->pretty = true;
 		break;
 	case 'g':
-		i = pick(arg, groups, 3);
+		i = pick(arg, groups, 4);
 		if (i < 0)
-			return usage_error("unknown group '%s' (site, function, module)", arg);
+			return usage_error("unknown group '%s' (site, function, module, kind)", arg);
 		o->group = (enum sp_group_by)i;
+		o->group_given = true;
 		break;
 	case 'b':
 		i = pick(arg, bys, 3);
@@ -232,10 +269,20 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->by = (enum sp_task_by)i;
 		break;
 	case 's':
-		i = pick(arg, sorts, 7);
+		i = pick(arg, sorts, SP_NSORTS);
 		if (i < 0)
-			return usage_error("unknown sort key '%s' (count, total, pid, tgid, comm, site, name)", arg);
+			return usage_error("unknown sort key '%s' (count, time, total, pid, tgid, comm, site, name)", arg);
 		o->sort = (enum sp_sort)i;
+		o->sort_given = true;
+		break;
+	case 'T':
+		o->value = SP_VALUE_TIME;
+		break;
+	case OPT_VALUE:
+		i = pick(arg, values, 2);
+		if (i < 0)
+			return usage_error("unknown --value '%s' (count, time)", arg);
+		o->value = (enum sp_value)i;
 		break;
 	case 'r':
 		o->reverse = true;
@@ -266,6 +313,10 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 	case OPT_SYMBOL:
 		add_glob(&o->f.symbols, &o->f.nsymbols, arg, false);
 		break;
+	case OPT_KIND:
+		if (!parse_kind_list(arg, &o->f.kinds))
+			return usage_error("--kind: expected sleep, yield, preempt, cond_resched separated by commas, got '%s'", arg);
+		break;
 	case 'i':
 		errno = 0;
 		o->interval = strtod(arg, &end);
@@ -292,7 +343,7 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 static int parse_view(struct sp_opts *o, char **args, int n, bool *heatmap)
 {
 	static const char *const views[] = {
-		"sites", "tasks", "site", "task", "matrix", "heatmap",
+		"sites", "tasks", "site", "task", "matrix", "heatmap", "kinds",
 	};
 	int v;
 
@@ -300,7 +351,7 @@ static int parse_view(struct sp_opts *o, char **args, int n, bool *heatmap)
 		o->view = SP_VIEW_SITES;
 		return 0;
 	}
-	v = pick(args[0], views, 6);
+	v = pick(args[0], views, 7);
 	if (v < 0) {
 		usage_error("unknown command or view '%s'", args[0]);
 		return -1;
@@ -308,6 +359,15 @@ static int parse_view(struct sp_opts *o, char **args, int n, bool *heatmap)
 	if (v == 5) {
 		*heatmap = true;
 		v = SP_VIEW_MATRIX;
+	}
+	if (v == 6) {
+		if (o->group_given && o->group != SP_GROUP_KIND) {
+			usage_error("kinds is sites --group kind: --group %s does not go with it",
+				    sp_site_label(o));
+			return -1;
+		}
+		o->group = SP_GROUP_KIND;
+		v = SP_VIEW_SITES;
 	}
 	o->view = (enum sp_view)v;
 	if (v == SP_VIEW_SITE || v == SP_VIEW_TASK) {
@@ -333,7 +393,7 @@ static int run(struct sp_opts *o)
 	uint64_t n;
 	int rc;
 
-	if (sp_load(o->file, &st)) {
+	if (sp_load(o->file, &st) || sp_input_ok(o, &st)) {
 		sp_store_free(&st);
 		return SP_EXIT_ERROR;
 	}
@@ -411,7 +471,7 @@ int main(int argc, char **argv)
 
 	o.sort = SP_SORT_COUNT;
 	opterr = 0;		/* say it ourselves, without argv[0]'s path */
-	while ((c = getopt_long(argc, argv, "f:F:o:pg:b:s:rn:i:c:hV",
+	while ((c = getopt_long(argc, argv, "f:F:o:pg:b:Ts:rn:i:c:hV",
 				long_options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
@@ -419,7 +479,7 @@ int main(int argc, char **argv)
 			return SP_EXIT_OK;
 		}
 		if (c == 'V') {
-			printf("schedpoints %s (reads /proc/sched_points format version %d)\n",
+			printf("schedpoints %s (reads /proc/sched_points format versions 1 and %d)\n",
 			       SP_TOOL_VERSION, SP_FORMAT_MAJOR);
 			free_opts(&o);
 			return SP_EXIT_OK;
@@ -439,6 +499,8 @@ int main(int argc, char **argv)
 			return SP_EXIT_USAGE;
 		}
 	}
+	if (!o.sort_given)	/* by the value of the view */
+		o.sort = o.value == SP_VALUE_TIME ? SP_SORT_TIME : SP_SORT_COUNT;
 	rc = dispatch(&o, argv + optind, argc - optind);
 	free_opts(&o);
 	return rc;

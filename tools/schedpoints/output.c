@@ -40,6 +40,23 @@ int sp_load(const char *path, struct sp_store *st)
 	return rc < 0 ? -1 : 0;
 }
 
+int sp_input_ok(const struct sp_opts *o, const struct sp_store *st)
+{
+	const char *what = NULL;
+
+	if (!st->has_time && o->value == SP_VALUE_TIME)
+		what = "--by-time (--value time) needs the off-CPU time";
+	else if (!st->has_time && o->sort == SP_SORT_TIME)
+		what = "--sort time needs the off-CPU time";
+	else if (!st->has_kinds && o->f.kinds)
+		what = "--kind needs the kind column";
+	if (!what)
+		return 0;
+	fprintf(stderr, "schedpoints: %s: %s of format version 2; the input is version %s\n",
+		st->name, what, st->version);
+	return -1;
+}
+
 uint64_t sp_render(struct sp_out *out, const struct sp_store *st, bool delta,
 		   double interval)
 {

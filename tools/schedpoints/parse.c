@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Input parsing: /proc/sched_points, format version 1 (.spec/interface.md).
+ * Input parsing: /proc/sched_points, format versions 1 (and 1.x) and 2
+ * (.spec/interface.md).  Both go into the one row representation of
+ * store.c: a version 1 line has kind SP_KIND_NONE and no time.
  *
  * The input is untrusted (a saved copy may have been edited, cut short, or be
  * any bytes at all).  Every line is checked against the spec and the first
@@ -11,6 +13,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +21,12 @@
 
 #define READ_CHUNK	(1u << 20)
 #define VERSION_PREFIX	"sched_points version "
-#define COLUMN_HEADER	"pid\ttgid\tcount\taddress\tsymbol\tcomm"
+#define HEADER_V1	"pid\ttgid\tcount\taddress\tsymbol\tcomm"
+#define HEADER_V2	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm"
+/* The same, as error messages show them. */
+#define SHOW_V1		"pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm"
+#define SHOW_V2		"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\taddress\\tsymbol\\tcomm"
+#define EXPECT_VERSION	"'sched_points version 1' or 'sched_points version 2'"
 
 /* ---- reader ------------------------------------------------------------- */
 
@@ -338,8 +346,8 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 	char ex[200];
 
 	if (!is_version_line(r) || !r->line_nl)
-		return perr(r, err, "expected 'sched_points version %d', got '%s'",
-			    SP_FORMAT_MAJOR, excerpt(ex, r->line, r->linelen));
+		return perr(r, err, "expected " EXPECT_VERSION ", got '%s'",
+			    excerpt(ex, r->line, r->linelen));
 	dot = memchr(v, '.', vlen);
 	mlen = dot ? (size_t)(dot - v) : vlen;
 	if (parse_uint(v, mlen, UINT32_MAX, &major) ||
@@ -347,48 +355,73 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 		return perr(r, err,
 			    "expected 'sched_points version <MAJOR>[.<MINOR>]', got '%s'",
 			    excerpt(ex, r->line, r->linelen));
-	if (major != SP_FORMAT_MAJOR)
+	if (major < 1 || major > SP_FORMAT_MAJOR)
 		return perr(r, err,
-			    "unsupported format version %llu (this schedpoints reads version %d)",
-			    (unsigned long long)major, SP_FORMAT_MAJOR);
+			    "unsupported format version %llu (this schedpoints reads versions 1 and 2)",
+			    (unsigned long long)major);
 	snprintf(st->version, sizeof(st->version), "%.*s", (int)vlen, v);
+	st->major = (unsigned)major;
+	st->has_kinds = st->has_time = major >= 2;
 	return 0;
 }
 
-static const char *const summary_names[] = {
-	"enabled", "cpus", "capacity", "used", "entries", "dropped",
+/*
+ * Summary names, from the version that has them.  'mode' is a word (it came
+ * in version 1.1, which readers of major 1 accept); 0/1 values are checked.
+ */
+enum { SUM_NUMBER, SUM_BOOL, SUM_MODE };
+static const struct {
+	const char *name;
+	unsigned major;		/* first major version with the name */
+	int type;
+	size_t off;
+} summary_names[] = {
+	{ "enabled", 1, SUM_BOOL, offsetof(struct sp_summary, enabled) },
+	{ "mode", 1, SUM_MODE, offsetof(struct sp_summary, mode) },
+	{ "time", 2, SUM_BOOL, offsetof(struct sp_summary, time) },
+	{ "kinds", 2, SUM_BOOL, offsetof(struct sp_summary, kinds) },
+	{ "cpus", 1, SUM_NUMBER, offsetof(struct sp_summary, cpus) },
+	{ "capacity", 1, SUM_NUMBER, offsetof(struct sp_summary, capacity) },
+	{ "used", 1, SUM_NUMBER, offsetof(struct sp_summary, used) },
+	{ "entries", 1, SUM_NUMBER, offsetof(struct sp_summary, entries) },
+	{ "dropped", 1, SUM_NUMBER, offsetof(struct sp_summary, dropped) },
 };
 
-static int64_t *summary_field(struct sp_summary *s, size_t i)
+static bool is_word(const char *s, size_t len)
 {
-	switch (i) {
-	case 0: return &s->enabled;
-	case 1: return &s->cpus;
-	case 2: return &s->capacity;
-	case 3: return &s->used;
-	case 4: return &s->entries;
-	default: return &s->dropped;
-	}
+	size_t i;
+
+	if (!len || s[0] < 'a' || s[0] > 'z')
+		return false;
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == '_'))
+			return false;
+	return true;
+}
+
+static bool same(const char *s, size_t len, const char *lit)
+{
+	return strlen(lit) == len && !memcmp(s, lit, len);
 }
 
 /* 1: column header seen, 0: summary line, -1: error. */
 static int parse_summary(struct sp_reader *r, struct sp_store *st,
 			 struct sp_error *err)
 {
-	const char *sp;
-	size_t nlen, i;
-	uint64_t v;
-	int rc;
+	const char *header = st->major >= 2 ? HEADER_V2 : HEADER_V1;
+	const char *show = st->major >= 2 ? SHOW_V2 : SHOW_V1;
+	const char *sp, *val;
+	size_t nlen, vlen, i, known;
+	uint64_t v = 0;
 	char ex[200];
 
-	if (r->linelen == sizeof(COLUMN_HEADER) - 1 &&
-	    !memcmp(r->line, COLUMN_HEADER, r->linelen))
+	if (same(r->line, r->linelen, header))
 		return r->line_nl ? 1 :
 			perr(r, err, "line is not terminated by a newline (truncated input?)");
 	if (memchr(r->line, '\t', r->linelen))
-		return perr(r, err,
-			    "expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm', got '%s'",
-			    excerpt(ex, r->line, r->linelen));
+		return perr(r, err, "expected the column header '%s' of version %u, got '%s'",
+			    show, st->major, excerpt(ex, r->line, r->linelen));
 	sp = memchr(r->line, ' ', r->linelen);
 	nlen = sp ? (size_t)(sp - r->line) : 0;
 	for (i = 0; i < nlen; i++) {
@@ -399,41 +432,83 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 	}
 	if (!sp || !nlen || i < nlen)
 		return perr(r, err,
-			    "expected a summary line '<name> <unsigned decimal>' or the column header, got '%s'",
+			    "expected a summary line '<name> <value>' or the column header, got '%s'",
 			    excerpt(ex, r->line, r->linelen));
-	rc = parse_uint(sp + 1, r->linelen - nlen - 1, INT64_MAX, &v);
-	if (rc)
-		return perr(r, err, "summary '%.*s': expected an unsigned decimal%s, got '%s'",
-			    (int)nlen, r->line, rc == -2 ? " below 2^63" : "",
-			    excerpt(ex, sp + 1, r->linelen - nlen - 1));
+	val = sp + 1;
+	vlen = r->linelen - nlen - 1;
+	known = sizeof(summary_names) / sizeof(summary_names[0]);
+	for (i = 0; i < known; i++)
+		if (summary_names[i].major <= st->major &&
+		    same(r->line, nlen, summary_names[i].name))
+			break;
+	if (i < known && summary_names[i].type == SUM_MODE) {
+		if (same(val, vlen, "caller"))
+			v = SP_MODE_CALLER;
+		else if (same(val, vlen, "effective"))
+			v = SP_MODE_EFFECTIVE;
+		else
+			return perr(r, err, "summary 'mode': expected 'caller' or 'effective', got '%s'",
+				    excerpt(ex, val, vlen));
+	} else {
+		int rc = parse_uint(val, vlen, INT64_MAX, &v);
+
+		/* an unknown name (a later minor) may have a word as its value */
+		if (rc == -1 && i == known && is_word(val, vlen))
+			rc = 0;
+		if (rc)
+			return perr(r, err, "summary '%.*s': expected an unsigned decimal%s%s, got '%s'",
+				    (int)nlen, r->line, rc == -2 ? " below 2^63" : "",
+				    i == known && rc == -1 ? " or a word" : "",
+				    excerpt(ex, val, vlen));
+	}
 	if (!r->line_nl)
 		return perr(r, err, "line is not terminated by a newline (truncated input?)");
-	for (i = 0; i < sizeof(summary_names) / sizeof(summary_names[0]); i++) {
-		int64_t *f;
+	if (i < known) {
+		int64_t *f = (int64_t *)(void *)((char *)&st->sum + summary_names[i].off);
 
-		if (strlen(summary_names[i]) != nlen ||
-		    memcmp(summary_names[i], r->line, nlen) != 0)
-			continue;
-		f = summary_field(&st->sum, i);
 		if (*f >= 0)
 			return perr(r, err, "summary '%s' given twice",
-				    summary_names[i]);
-		if (f == &st->sum.enabled && v > 1)
-			return perr(r, err, "summary 'enabled': expected 0 or 1, got %llu",
-				    (unsigned long long)v);
+				    summary_names[i].name);
+		if (summary_names[i].type == SUM_BOOL && v > 1)
+			return perr(r, err, "summary '%s': expected 0 or 1, got %llu",
+				    summary_names[i].name, (unsigned long long)v);
 		*f = (int64_t)v;
 	}
 	return 0;	/* unknown names are ignored (future minors) */
 }
 
+/* Field positions of the two versions. */
+enum { F_PID, F_TGID, F_KIND, F_COUNT, F_TOTAL, F_MAX, F_ADDR, F_SYM, F_COMM, F_N };
+static const int field_v1[F_N] = { 0, 1, -1, 2, -1, -1, 3, 4, 5 };
+static const int field_v2[F_N] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+static int parse_u64_field(struct sp_reader *r, struct sp_error *err,
+			   const char *name, const char *f, size_t len,
+			   uint64_t max, uint64_t *out)
+{
+	int rc = parse_uint(f, len, max, out);
+
+	if (rc) {
+		char ex[200];
+
+		return perr(r, err, "%s: expected an unsigned decimal%s, got '%s'",
+			    name, rc == -2 ? (max == UINT32_MAX ? " below 2^32" : " below 2^64") : "",
+			    excerpt(ex, f, len));
+	}
+	return 0;
+}
+
 static int parse_data(struct sp_reader *r, struct sp_store *st,
 		      struct sp_error *err)
 {
-	const char *f[6];
-	size_t flen[6], nf = 0;
+	const int *fi = st->major >= 2 ? field_v2 : field_v1;
+	const size_t want = st->major >= 2 ? 9 : 6;
+	const char *f[9];
+	size_t flen[9], nf = 0;
 	const char *p = r->line, *end = r->line + r->linelen;
-	uint64_t pid, tgid, count;
+	uint64_t pid, tgid;
 	struct sp_syminfo si;
+	struct sp_line l = { 0 };
 	char small[128], *dec = small, ex[200];
 	const char *why = NULL;
 	long clen;
@@ -443,7 +518,7 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 		const char *tab = memchr(p, '\t', (size_t)(end - p));
 		const char *fe = tab ? tab : end;
 
-		if (nf < 6) {
+		if (nf < want) {
 			f[nf] = p;
 			flen[nf] = (size_t)(fe - p);
 		}
@@ -452,44 +527,64 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 			break;
 		p = tab + 1;
 	}
-	if (nf != 6)
-		return perr(r, err, "expected 6 TAB-separated fields, got %zu", nf);
+	if (nf != want)
+		return perr(r, err, "expected %zu TAB-separated fields, got %zu", want, nf);
 	if (!r->line_nl)
 		return perr(r, err, "line is not terminated by a newline (truncated input?)");
-	rc = parse_uint(f[0], flen[0], UINT32_MAX, &pid);
-	if (rc)
-		return perr(r, err, "pid: expected an unsigned decimal%s, got '%s'",
-			    rc == -2 ? " below 2^32" : "", excerpt(ex, f[0], flen[0]));
-	rc = parse_uint(f[1], flen[1], UINT32_MAX, &tgid);
-	if (rc)
-		return perr(r, err, "tgid: expected an unsigned decimal%s, got '%s'",
-			    rc == -2 ? " below 2^32" : "", excerpt(ex, f[1], flen[1]));
-	rc = parse_uint(f[2], flen[2], UINT64_MAX, &count);
-	if (rc)
-		return perr(r, err, "count: expected an unsigned decimal%s, got '%s'",
-			    rc == -2 ? " below 2^64" : "", excerpt(ex, f[2], flen[2]));
-	if (flen[3] != 16 || !is_lower_hex(f[3], 16))
+	if (parse_u64_field(r, err, "pid", f[fi[F_PID]], flen[fi[F_PID]], UINT32_MAX, &pid) ||
+	    parse_u64_field(r, err, "tgid", f[fi[F_TGID]], flen[fi[F_TGID]], UINT32_MAX, &tgid))
+		return -1;
+	l.pid = (uint32_t)pid;
+	l.tgid = (uint32_t)tgid;
+	l.kind = SP_KIND_NONE;
+	if (fi[F_KIND] >= 0) {
+		int k = sp_kind_parse(f[fi[F_KIND]], flen[fi[F_KIND]]);
+
+		if (k < 0)
+			return perr(r, err,
+				    "kind: expected 'sleep', 'yield', 'preempt' or 'cond_resched', got '%s'",
+				    excerpt(ex, f[fi[F_KIND]], flen[fi[F_KIND]]));
+		l.kind = (unsigned)k;
+	}
+	if (parse_u64_field(r, err, "count", f[fi[F_COUNT]], flen[fi[F_COUNT]],
+			    UINT64_MAX, &l.count))
+		return -1;
+	if (fi[F_TOTAL] >= 0 &&
+	    (parse_u64_field(r, err, "total_ns", f[fi[F_TOTAL]], flen[fi[F_TOTAL]],
+			     UINT64_MAX, &l.total_ns) ||
+	     parse_u64_field(r, err, "max_ns", f[fi[F_MAX]], flen[fi[F_MAX]],
+			     UINT64_MAX, &l.max_ns)))
+		return -1;
+	if (flen[fi[F_ADDR]] != 16 || !is_lower_hex(f[fi[F_ADDR]], 16))
 		return perr(r, err, "address: expected 16 lowercase hex digits, got '%s'",
-			    excerpt(ex, f[3], flen[3]));
-	if (sp_symbol_parse(f[4], flen[4], &si))
+			    excerpt(ex, f[fi[F_ADDR]], flen[fi[F_ADDR]]));
+	l.sym = f[fi[F_SYM]];
+	l.sym_len = flen[fi[F_SYM]];
+	if (sp_symbol_parse(l.sym, l.sym_len, &si))
 		return perr(r, err,
 			    "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]' or '0xADDR', got '%s'",
-			    excerpt(ex, f[4], flen[4]));
-	if (flen[5] > sizeof(small))
-		dec = sp_xrealloc(NULL, flen[5], 1);
-	clen = sp_comm_decode(f[5], flen[5], dec, &why);
+			    excerpt(ex, l.sym, l.sym_len));
+	l.si = &si;
+	if (flen[fi[F_COMM]] > sizeof(small))
+		dec = sp_xrealloc(NULL, flen[fi[F_COMM]], 1);
+	clen = sp_comm_decode(f[fi[F_COMM]], flen[fi[F_COMM]], dec, &why);
 	if (clen < 0) {
-		perr(r, err, "comm: %s, got '%s'", why, excerpt(ex, f[5], flen[5]));
+		perr(r, err, "comm: %s, got '%s'", why,
+		     excerpt(ex, f[fi[F_COMM]], flen[fi[F_COMM]]));
 		if (dec != small)
 			free(dec);
 		return -1;
 	}
-	rc = sp_store_add(st, (uint32_t)pid, (uint32_t)tgid, dec, (size_t)clen,
-			  f[4], flen[4], &si, count);
+	l.comm = dec;
+	l.comm_len = (size_t)clen;
+	rc = sp_store_add(st, &l);
 	if (dec != small)
 		free(dec);
-	if (rc)
+	if (rc == SP_ADD_COUNT_OVERFLOW)
 		return perr(r, err, "count: the sum of all counts exceeds 2^64-1");
+	if (rc == SP_ADD_TIME_OVERFLOW)
+		return perr(r, err,
+			    "total_ns: lines of one row (pid, tgid, comm, symbol, kind) add up to more than 2^64-1");
 	return 0;
 }
 
@@ -505,8 +600,7 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 	if (!rc) {
 		if (multi && r->lineno)
 			return 0;
-		return perr(r, err, "empty input, expected 'sched_points version %d'",
-			    SP_FORMAT_MAJOR);
+		return perr(r, err, "empty input, expected " EXPECT_VERSION);
 	}
 	if (parse_version(r, st, err))
 		return -1;
@@ -517,7 +611,8 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 			return -1;
 		if (!rc)
 			return perr(r, err,
-				    "unexpected end of input, expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm'");
+				    "unexpected end of input, expected the column header '%s'",
+				    st->major >= 2 ? SHOW_V2 : SHOW_V1);
 		rc = parse_summary(r, st, err);
 		if (rc < 0)
 			return -1;

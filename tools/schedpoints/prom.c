@@ -4,14 +4,19 @@
  * textfile collector: write it with -o into the collector's directory
  * (schedpoints replaces the file atomically).
  *
- *   sched_points_calls_total{pid="..",tgid="..",comm="..",site=".."} COUNT
+ *   sched_points_calls_total{pid="..",tgid="..",comm="..",kind="..",site=".."} COUNT
+ *   sched_points_offcpu_seconds_total{...} SECONDS        (version 2 input)
+ *   sched_points_offcpu_max_seconds{...} SECONDS
  *
- * The labels are the view's label columns (the matrix view has all four and
- * is the one to scrape).  Label values are escaped as the format asks
+ * The labels are the view's label columns (the matrix view has all of them
+ * and is the one to scrape).  Label values are escaped as the format asks
  * (\\, \", \n); task names are in display form first, so they are valid
- * UTF-8 with no control byte.  Summary lines become sched_points_<name>
- * gauges and sched_points_dropped_total.  In interval mode the samples are
- * gauges: sched_points_calls_delta and sched_points_calls_per_second.
+ * UTF-8 with no control byte.  Seconds are written exactly, with nine
+ * decimals.  Summary lines become sched_points_<name> gauges,
+ * sched_points_mode_info{mode=".."} 1 and sched_points_dropped_total.  In
+ * interval mode the samples are gauges: sched_points_calls_delta,
+ * sched_points_calls_per_second, sched_points_offcpu_seconds_delta and
+ * sched_points_offcpu_seconds_per_second.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +69,10 @@ static void prom_labels(FILE *fp, const struct sp_result *r,
 			fprintf(fp, "%s%s=", first ? "" : ",", sp_col_name(r, cols[c]));
 			prom_value(fp, s, strlen(s));
 			break;
+		case SP_COL_KIND:
+			fprintf(fp, "%skind=\"%s\"", first ? "" : ",",
+				sp_kind_name(g->kind));
+			break;
 		default:
 			continue;
 		}
@@ -89,56 +98,110 @@ static void prom_summary(FILE *fp, const struct sp_store *st)
 		{ "sched_points_used", "gauge", "Table slots in use, summed over CPUs." },
 		{ "sched_points_entries", "gauge", "Entries (task, call site) after merging CPUs." },
 		{ "sched_points_dropped_total", "counter", "Hits lost because a table was full." },
+		{ "sched_points_time", "gauge", "Whether off-CPU time is measured (1) or not (0)." },
+		{ "sched_points_kinds", "gauge", "Whether preempt and cond_resched entries are counted (1) or not (0)." },
 	};
 	const int64_t v[] = { st->sum.enabled, st->sum.cpus, st->sum.capacity,
-			      st->sum.used, st->sum.entries, st->sum.dropped };
+			      st->sum.used, st->sum.entries, st->sum.dropped,
+			      st->sum.time, st->sum.kinds };
 	size_t i;
 
+	_Static_assert(sizeof(m) / sizeof(m[0]) == sizeof(v) / sizeof(v[0]),
+		       "one family per summary value");
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		if (v[i] < 0)
 			continue;
 		prom_family(fp, m[i].name, m[i].type, m[i].help);
 		fprintf(fp, "%s %lld\n", m[i].name, (long long)v[i]);
 	}
+	if (sp_mode_name(st->sum.mode)) {
+		prom_family(fp, "sched_points_mode_info", "gauge",
+			    "Call-site mode: caller (the caller of schedule()) or effective (the first caller outside the scheduler).");
+		fprintf(fp, "sched_points_mode_info{mode=\"%s\"} 1\n",
+			sp_mode_name(st->sum.mode));
+	}
+}
+
+/* One family with one sample per shown group. */
+enum prom_what { P_COUNT, P_DELTA, P_RATE, P_TIME, P_MAX, P_DTIME, P_TRATE };
+
+static void prom_samples(FILE *fp, const struct sp_result *r, char *buf,
+			 enum prom_what what, const char *name,
+			 const char *type, const char *help)
+{
+	char secs[64], digits[SP_U128_DIGITS];
+	uint32_t i;
+
+	prom_family(fp, name, type, help);
+	for (i = 0; i < r->nshown; i++) {
+		const struct sp_group *g = &r->groups[i];
+
+		fputs(name, fp);
+		prom_labels(fp, r, g, buf);
+		switch (what) {
+		case P_COUNT:
+			fprintf(fp, " %s\n", sp_u128_str(digits, g->count));
+			break;
+		case P_DELTA:
+			fprintf(fp, " %s\n", sp_u128_str(digits, g->delta));
+			break;
+		case P_RATE:
+			fprintf(fp, " %.6g\n", sp_rate(r, g->delta));
+			break;
+		case P_TIME:
+			sp_fmt_seconds(secs, sizeof(secs), g->total_ns);
+			fprintf(fp, " %s\n", secs);
+			break;
+		case P_MAX:
+			sp_fmt_seconds(secs, sizeof(secs), g->max_ns);
+			fprintf(fp, " %s\n", secs);
+			break;
+		case P_DTIME:
+			sp_fmt_seconds(secs, sizeof(secs), g->delta_ns);
+			fprintf(fp, " %s\n", secs);
+			break;
+		case P_TRATE:
+			fprintf(fp, " %.6g\n", sp_time_rate(r, g->delta_ns));
+			break;
+		}
+	}
 }
 
 void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 {
 	FILE *fp = out->fp;
-	char *buf = sp_xrealloc(NULL, 4 * SP_MAX_LINE + 1, 1);
-	uint32_t i;
+	char *buf;
 
-	if (out->reset_msg) {
-		free(buf);
+	if (out->reset_msg)
 		return;
-	}
+	buf = sp_xrealloc(NULL, 4 * SP_MAX_LINE + 1, 1);
 	prom_summary(fp, r->st);
 	if (!r->delta) {
-		prom_family(fp, "sched_points_calls_total", "counter",
-			    "Calls of schedule() from a call site by a task since the last reset.");
-		for (i = 0; i < r->nshown; i++) {
-			fputs("sched_points_calls_total", fp);
-			prom_labels(fp, r, &r->groups[i], buf);
-			fprintf(fp, " %llu\n", (unsigned long long)r->groups[i].count);
+		prom_samples(fp, r, buf, P_COUNT, "sched_points_calls_total", "counter",
+			     "Calls of schedule() from a call site by a task since the last reset.");
+		if (r->time) {
+			prom_samples(fp, r, buf, P_TIME, "sched_points_offcpu_seconds_total",
+				     "counter",
+				     "Off-CPU time from schedule() entry to its return since the last reset.");
+			prom_samples(fp, r, buf, P_MAX, "sched_points_offcpu_max_seconds",
+				     "gauge",
+				     "Longest single off-CPU stretch since the last reset.");
 		}
 		free(buf);
 		return;
 	}
-	prom_family(fp, "sched_points_calls_delta", "gauge",
-		    "Calls of schedule() in the last interval.");
-	for (i = 0; i < r->nshown; i++) {
-		fputs("sched_points_calls_delta", fp);
-		prom_labels(fp, r, &r->groups[i], buf);
-		fprintf(fp, " %llu\n", (unsigned long long)r->groups[i].delta);
-	}
-	if (r->interval > 0) {
-		prom_family(fp, "sched_points_calls_per_second", "gauge",
-			    "Calls of schedule() per second over the last interval.");
-		for (i = 0; i < r->nshown; i++) {
-			fputs("sched_points_calls_per_second", fp);
-			prom_labels(fp, r, &r->groups[i], buf);
-			fprintf(fp, " %.6g\n", sp_rate(r, r->groups[i].delta));
-		}
+	prom_samples(fp, r, buf, P_DELTA, "sched_points_calls_delta", "gauge",
+		     "Calls of schedule() in the last interval.");
+	if (r->interval > 0)
+		prom_samples(fp, r, buf, P_RATE, "sched_points_calls_per_second", "gauge",
+			     "Calls of schedule() per second over the last interval.");
+	if (r->time) {
+		prom_samples(fp, r, buf, P_DTIME, "sched_points_offcpu_seconds_delta", "gauge",
+			     "Off-CPU time in the last interval.");
+		if (r->interval > 0)
+			prom_samples(fp, r, buf, P_TRATE,
+				     "sched_points_offcpu_seconds_per_second", "gauge",
+				     "Off-CPU seconds per second over the last interval.");
 	}
 	free(buf);
 }

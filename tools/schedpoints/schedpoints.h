@@ -7,26 +7,40 @@
  *
  * Input (parse.c) is read line by line, never whole: memory grows with the
  * number of distinct keys, not with the size of the input.  Every data line
- * of /proc/sched_points (format: .spec/interface.md, version 1) is checked
- * field by field and added to a store (store.c):
+ * of /proc/sched_points (format: .spec/interface.md, versions 1 and 2) is
+ * checked field by field and added to a store (store.c):
  *
  *   struct sp_store
  *     comms:  string pool of decoded task names    (id -> bytes)
  *     syms:   string pool of call-site symbols     (id -> "func+0x6e/0x190")
  *     syminfo[sym id]: where the function and module parts of a symbol are
- *     rows[]: one row per key (pid, tgid, comm, symbol) with its count
+ *     rows[]: one row per key (pid, tgid, comm, symbol, kind) with its
+ *             count, 32 bytes
+ *     times[row]: off-CPU time (total_ns) and longest stretch (max_ns),
+ *             allocated when a line carries time (NULL for version 1)
+ *     deltas[row]: interval mode only, filled by sp_delta()
  *     index:  open-addressing hash (struct sp_keymap) key -> row
  *
- * The kernel keys its entries by (pid, task start time, call site); the start
- * time is not in the file, so the tool's row key is (pid, tgid, comm, symbol).
- * Two kernel entries that agree on all four (a pid reused by a task of the
- * same process and name) are summed into one row.  The address is not part
- * of the key: the symbol names the call site in a way that survives a module
- * being loaded at another address.
+ * The kernel keys its entries by (pid, task start time, call site[, kind]);
+ * the start time is not in the file, so the tool's row key is
+ * (pid, tgid, comm, symbol, kind).  Two kernel entries that agree on all five
+ * (a pid reused by a task of the same process and name) are summed into one
+ * row.  The address is not part of the key: the symbol names the call site
+ * in a way that survives a module being loaded at another address.
+ *
+ * Versions 1 and 2 share this one representation: a version 1 line has the
+ * kind SP_KIND_NONE (shown as "-") and no time (times[] stays NULL, which
+ * reads as total_ns = max_ns = 0, and st->has_time is false, so no view
+ * shows time columns).  Version 1 input costs what it cost before version 2.
+ *
+ * Sums of off-CPU time use 128 bits (sp_u128): each line's total_ns fits in
+ * 64 bits, but thousands of sleeping tasks for a few months add up to more
+ * than 2^64 ns (584 years).  Sums of counts stay 64 bits: the parser refuses
+ * an input whose counts add up to more than 2^64-1, as before.
  *
  * (The index holds only a hash and a row number per slot, 8 bytes, and
  * compares keys in rows[]: with a million distinct keys the store takes
- * about 50 MB.)
+ * about 50 MB, and 16 MB more with off-CPU times.)
  *
  * A view (view.c) filters the rows and sums them into groups (by site, by
  * task, ...), then sorts and cuts the result (struct sp_result).  One writer
@@ -46,8 +60,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SP_TOOL_VERSION		"1.0"
-#define SP_FORMAT_MAJOR		1
+#define SP_TOOL_VERSION		"2.0"
+#define SP_FORMAT_MAJOR		2	/* newest read; 1 is read too */
 #define SP_DEFAULT_SOURCE	"/proc/sched_points"
 #define SP_MAX_LINE		65536	/* longer input lines are refused */
 #define SP_HEATMAP_TOP		40	/* rows/columns of a heat map without -n */
@@ -79,6 +93,30 @@ uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
 size_t sp_escape(char *out, const char *in, size_t len, unsigned flags);
 void sp_fputs_escaped(FILE *fp, const char *in, size_t len, unsigned flags);
 
+/* Sums of nanoseconds; see the overview. */
+typedef unsigned __int128 sp_u128;
+
+/* Exact decimal digits of v into buf (at least SP_U128_DIGITS bytes). */
+#define SP_U128_DIGITS	40
+const char *sp_u128_str(char *buf, sp_u128 v);
+/* ns as seconds with nine decimals, exact ("0.912345678"). */
+void sp_fmt_seconds(char *buf, size_t len, sp_u128 ns);
+/* ns for people: three significant digits and a unit (ns us ms s min h d). */
+void sp_fmt_duration(char *buf, size_t len, sp_u128 ns);
+
+/* How schedule() was entered (version 2 'kind' column). */
+enum sp_kind {
+	SP_KIND_NONE,		/* version 1 line: not known, shown as "-" */
+	SP_KIND_SLEEP,		/* schedule() while not runnable */
+	SP_KIND_YIELD,		/* schedule() while runnable */
+	SP_KIND_PREEMPT,	/* preempt_schedule() */
+	SP_KIND_COND_RESCHED,	/* cond_resched() that rescheduled */
+	SP_NKINDS,
+};
+const char *sp_kind_name(unsigned kind);
+/* SP_KIND_SLEEP.. for one of the four words of the format, or -1. */
+int sp_kind_parse(const char *s, size_t len);
+
 /* ---- store.c ---------------------------------------------------------- */
 
 /* Hash map from a key of four 32-bit words to a 32-bit value. */
@@ -100,7 +138,12 @@ bool sp_keymap_upsert(struct sp_keymap *m, const struct sp_key *k,
 bool sp_keymap_find(const struct sp_keymap *m, const struct sp_key *k,
 		    uint32_t *out);
 
-/* Pool of distinct byte strings, each stored once, NUL-terminated. */
+/*
+ * Pool of distinct byte strings, each stored once, NUL-terminated.  At most
+ * SP_POOL_MAX strings (ids fit in 29 bits: a group key packs a site id and
+ * a kind into one word, see view.c).
+ */
+#define SP_POOL_MAX	(1u << 29)
 struct sp_pstr {
 	size_t off;
 	uint32_t len;
@@ -139,17 +182,36 @@ struct sp_syminfo {
 	uint8_t kind;
 };
 
-/* The summary lines of the input; -1 where the line was absent. */
+/*
+ * The summary lines of the input; -1 where the line was absent.  mode is a
+ * word in the file: 0 caller, 1 effective.
+ */
 struct sp_summary {
-	int64_t enabled, cpus, capacity, used, entries, dropped;
+	int64_t enabled, mode, time, kinds, cpus, capacity, used, entries,
+		dropped;
 };
+#define SP_MODE_CALLER		0
+#define SP_MODE_EFFECTIVE	1
+const char *sp_mode_name(int64_t mode);	/* NULL if absent */
 
 struct sp_row {
 	uint32_t pid, tgid;
 	uint32_t comm;		/* id in store->comms */
 	uint32_t sym;		/* id in store->syms */
 	uint64_t count;
-	uint64_t delta;		/* interval mode only, see delta.c */
+	uint8_t kind;		/* enum sp_kind */
+};
+
+/* Off-CPU time of a row (store->times[], beside rows[]). */
+struct sp_rtime {
+	uint64_t total_ns;	/* sum */
+	uint64_t max_ns;	/* longest single stretch */
+};
+
+/* Interval mode: what a row gained since the previous snapshot. */
+struct sp_rdelta {
+	uint64_t count;
+	uint64_t ns;
 };
 
 /* A slot of the row index: 8 bytes, so the index costs little per key. */
@@ -160,30 +222,46 @@ struct sp_slot {
 
 struct sp_store {
 	char name[256];		/* where the snapshot came from */
-	char version[32];	/* "1" or "1.2" */
+	char version[32];	/* "1", "1.2", "2" */
+	unsigned major;		/* 1 or 2 */
+	bool has_kinds;		/* the input has the kind column (version 2) */
+	bool has_time;		/* ... and total_ns, max_ns (version 2) */
+	uint8_t kinds_seen;	/* bit (1 << kind) for every kind of a line */
 	struct sp_summary sum;
 	struct sp_pool comms, syms;
 	struct sp_syminfo *syminfo;
 	uint32_t syminfo_cap;
 	struct sp_row *rows;
+	struct sp_rtime *times;		/* [rows_cap] or NULL: all zero */
+	struct sp_rdelta *deltas;	/* [nrows] or NULL: see delta.c */
 	uint32_t nrows, rows_cap;
 	struct sp_slot *index;	/* rows by key; the keys live in rows[] */
 	uint32_t index_cap;
 	uint64_t total;		/* sum of all counts, cannot overflow */
 	uint64_t total_delta;
+	sp_u128 total_ns;	/* sum of all total_ns */
+	sp_u128 total_delta_ns;
 	uint64_t lines;		/* data lines read */
 };
 
 void sp_store_init(struct sp_store *st, const char *name);
 void sp_store_free(struct sp_store *st);
+/* One data line, as parsed. */
+struct sp_line {
+	uint32_t pid, tgid;
+	unsigned kind;
+	uint64_t count, total_ns, max_ns;
+	const char *comm, *sym;	/* decoded comm, symbol as in the file */
+	size_t comm_len, sym_len;
+	const struct sp_syminfo *si;
+};
+#define SP_ADD_COUNT_OVERFLOW	-1	/* the sum of all counts > 2^64-1 */
+#define SP_ADD_TIME_OVERFLOW	-2	/* one row's total_ns > 2^64-1 */
 /*
- * Add one data line. Returns 0, or -1 if the sum of all counts would not
- * fit in 64 bits (the caller reports it as bad input).
+ * Add one data line. Returns 0, or SP_ADD_*_OVERFLOW (the caller reports it
+ * as bad input).
  */
-int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
-		 const char *comm, size_t comm_len,
-		 const char *sym, size_t sym_len, const struct sp_syminfo *si,
-		 uint64_t count);
+int sp_store_add(struct sp_store *st, const struct sp_line *l);
 /*
  * Size the tables for n rows up front (the summary says how many follow).
  * The pages are only touched as rows come, so a summary that lies costs
@@ -192,7 +270,9 @@ int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
 #define SP_RESERVE_MAX (1u << 21)
 void sp_store_reserve(struct sp_store *st, uint64_t n);
 bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
-		   uint32_t comm, uint32_t sym, uint32_t *row);
+		   uint32_t comm, uint32_t sym, unsigned kind, uint32_t *row);
+/* The time of row i, zero when the store has none. */
+struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i);
 
 /* ---- parse.c ---------------------------------------------------------- */
 
@@ -247,12 +327,17 @@ enum sp_view {
 	SP_VIEW_MATRIX,
 };
 
-enum sp_group_by { SP_GROUP_SITE, SP_GROUP_FUNCTION, SP_GROUP_MODULE };
+enum sp_group_by {
+	SP_GROUP_SITE, SP_GROUP_FUNCTION, SP_GROUP_MODULE, SP_GROUP_KIND,
+};
 enum sp_task_by { SP_BY_PID, SP_BY_TGID, SP_BY_COMM };
 enum sp_sort {
 	SP_SORT_COUNT, SP_SORT_TOTAL, SP_SORT_PID, SP_SORT_TGID,
-	SP_SORT_COMM, SP_SORT_SITE, SP_SORT_NAME,
+	SP_SORT_COMM, SP_SORT_SITE, SP_SORT_NAME, SP_SORT_TIME,
+	SP_NSORTS,
 };
+/* What a view measures: sorts by, percent of, matrix cells, folded values. */
+enum sp_value { SP_VALUE_COUNT, SP_VALUE_TIME };
 enum sp_format {
 	SP_FMT_TABLE, SP_FMT_CSV, SP_FMT_JSON, SP_FMT_FOLDED, SP_FMT_PROM,
 	SP_FMT_SVG,
@@ -263,6 +348,7 @@ enum sp_format {
 #define SP_K_TGID	0x2
 #define SP_K_COMM	0x4
 #define SP_K_SITE	0x8
+#define SP_K_KIND	0x10	/* views keyed by site, on version 2 input */
 #define SP_K_TASK	(SP_K_PID | SP_K_TGID | SP_K_COMM)
 
 struct sp_filters {
@@ -270,6 +356,7 @@ struct sp_filters {
 	size_t npids, ntgids;
 	char **comms, **modules, **symbols;	/* fnmatch(3) globs */
 	size_t ncomms, nmodules, nsymbols;
+	unsigned kinds;		/* bits 1 << SP_KIND_*, 0: any */
 };
 
 struct sp_opts {
@@ -277,8 +364,11 @@ struct sp_opts {
 	const char *view_arg;	/* site X / task PID argument */
 	uint32_t task_pid;
 	enum sp_group_by group;
+	bool group_given;
 	enum sp_task_by by;
 	enum sp_sort sort;
+	bool sort_given;
+	enum sp_value value;
 	bool reverse;
 	size_t top;		/* 0: all */
 	bool top_given;
@@ -293,11 +383,15 @@ struct sp_opts {
 };
 
 struct sp_group {
+	sp_u128 total_ns, delta_ns;	/* off-CPU time */
+	uint64_t count, delta;
+	uint64_t tcount, tdelta;	/* count, delta of rows that carry time */
+	uint64_t max_ns;		/* longest stretch, since the reset */
 	uint32_t pid, tgid, comm;
 	uint32_t site;		/* id in result->sites */
 	uint32_t rep_pid;	/* task whose comm is shown (tgid groups) */
-	uint64_t count, delta;
 	uint32_t ntasks, nsites;
+	uint8_t kind;		/* with SP_K_KIND */
 };
 
 struct sp_result {
@@ -312,7 +406,10 @@ struct sp_result {
 	struct sp_keymap gindex;
 	struct sp_keymap seen_task, seen_site;	/* distinct counting */
 	uint64_t total, total_delta;	/* over every filtered row */
+	sp_u128 total_ns, total_delta_ns;
 	uint64_t nrows;		/* filtered rows */
+	bool by_time;		/* --value time */
+	bool time;		/* the input has off-CPU time: time columns */
 	bool delta;		/* interval mode */
 	double interval;	/* seconds, <= 0: unknown */
 };
@@ -330,15 +427,34 @@ void sp_view_build(struct sp_result *r, const struct sp_store *st,
 		   const struct sp_opts *o, bool delta, double interval);
 void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 		     const struct sp_opts *o, bool delta, double interval);
-/* Value of a cell of the matrix (count, or delta in interval mode). */
-uint64_t sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
-			const struct sp_group *col);
-uint64_t sp_group_value(const struct sp_result *r, const struct sp_group *g);
-uint64_t sp_result_value(const struct sp_result *r);
+/*
+ * The value of a view (--value): count or off-CPU ns, in interval mode
+ * their deltas.  sp_matrix_cell() is the value of a cell.
+ */
+sp_u128 sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
+		       const struct sp_group *col);
+/* The group of a cell (count and time), or NULL for an empty cell. */
+const struct sp_group *sp_matrix_cell_group(const struct sp_matrix *m,
+					    const struct sp_group *row,
+					    const struct sp_group *col);
+sp_u128 sp_group_value(const struct sp_result *r, const struct sp_group *g);
+sp_u128 sp_result_value(const struct sp_result *r);
+/*
+ * Mean off-CPU ns per hit, over the rows that carry time (total_ns > 0);
+ * false if they have no hit.  128 bits: a count-0 line may carry time.
+ */
+bool sp_group_mean(const struct sp_result *r, const struct sp_group *g,
+		   sp_u128 *mean);
 const char *sp_site_name(const struct sp_result *r, const struct sp_group *g);
+/*
+ * One string for a column of the matrix: the site, or "kind:site" when the
+ * view is keyed by kind too (kinds are words, sites have no ':').
+ */
+void sp_column_label(const struct sp_result *r, const struct sp_group *g,
+		     char *buf, size_t len);
 const char *sp_group_comm(const struct sp_result *r, const struct sp_group *g,
 			  size_t *len);
-const char *sp_site_label(const struct sp_opts *o);	/* site|function|module */
+const char *sp_site_label(const struct sp_opts *o);	/* site|function|module|kind */
 const char *sp_view_name(enum sp_view v);
 
 /*
@@ -348,12 +464,19 @@ const char *sp_view_name(enum sp_view v);
 enum sp_col {
 	SP_COL_PID, SP_COL_TGID, SP_COL_COUNT, SP_COL_PCT, SP_COL_DELTA,
 	SP_COL_RATE, SP_COL_TASKS, SP_COL_SITES, SP_COL_COMM, SP_COL_SITE,
+	SP_COL_TIME,		/* total_ns */
+	SP_COL_DTIME,		/* delta_ns */
+	SP_COL_TRATE,		/* off-CPU seconds per second */
+	SP_COL_MEAN,		/* mean_ns */
+	SP_COL_MAX,		/* max_ns */
+	SP_COL_KIND,
 };
-#define SP_MAX_COLS 10
+#define SP_MAX_COLS 20
 size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			 bool people);
 const char *sp_col_name(const struct sp_result *r, enum sp_col c);
 double sp_rate(const struct sp_result *r, uint64_t delta);	/* < 0: none */
+double sp_time_rate(const struct sp_result *r, sp_u128 delta_ns);	/* < 0: none */
 
 /* ---- delta.c ---------------------------------------------------------- */
 
@@ -394,6 +517,11 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m);
 
 /* Read one whole snapshot from path (NULL: default, "-": stdin). */
 int sp_load(const char *path, struct sp_store *st);
+/*
+ * Does the input have what the options ask for (time for --by-time, kinds
+ * for --kind)?  If not, say so on stderr and return -1.
+ */
+int sp_input_ok(const struct sp_opts *o, const struct sp_store *st);
 /* Render store st for the view and format in o; returns rows matched. */
 uint64_t sp_render(struct sp_out *out, const struct sp_store *st, bool delta,
 	       double interval);

@@ -21,9 +21,14 @@ void sp_keymap_free(struct sp_keymap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+static uint32_t key_hash(const struct sp_key *k)
+{
+	return (uint32_t)sp_hash_u32x4(k->a, k->b, k->c, k->d);
+}
+
 static uint32_t key_slot(const struct sp_keymap *m, const struct sp_key *k)
 {
-	return (uint32_t)sp_hash_u32x4(k->a, k->b, k->c, k->d) & (m->cap - 1);
+	return key_hash(k) & (m->cap - 1);
 }
 
 static bool key_eq(const struct sp_key *x, const struct sp_key *y)
@@ -50,8 +55,7 @@ static void keymap_grow(struct sp_keymap *m)
 
 		if (m->vals[i] == SP_EMPTY)
 			continue;
-		s = (uint32_t)sp_hash_u32x4(m->keys[i].a, m->keys[i].b,
-					    m->keys[i].c, m->keys[i].d) & (cap - 1);
+		s = key_hash(&m->keys[i]) & (cap - 1);
 		while (vals[s] != SP_EMPTY)
 			s = (s + 1) & (cap - 1);
 		keys[s] = m->keys[i];
@@ -176,6 +180,10 @@ uint32_t sp_pool_intern(struct sp_pool *p, const char *s, size_t len,
 		fputs("schedpoints: string too long\n", stderr);
 		exit(SP_EXIT_ERROR);
 	}
+	if (p->n >= SP_POOL_MAX - 1) {
+		fputs("schedpoints: too many distinct strings\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
 	if (2 * (p->n + 1) > p->nslots)
 		pool_grow_slots(p);
 	if (pool_lookup(p, s, len, h, &slot)) {
@@ -220,7 +228,8 @@ void sp_store_init(struct sp_store *st, const char *name)
 {
 	memset(st, 0, sizeof(*st));
 	snprintf(st->name, sizeof(st->name), "%s", name);
-	st->sum.enabled = st->sum.cpus = st->sum.capacity = -1;
+	st->sum.enabled = st->sum.mode = st->sum.time = st->sum.kinds = -1;
+	st->sum.cpus = st->sum.capacity = -1;
 	st->sum.used = st->sum.entries = st->sum.dropped = -1;
 }
 
@@ -230,32 +239,39 @@ void sp_store_free(struct sp_store *st)
 	sp_pool_free(&st->syms);
 	free(st->syminfo);
 	free(st->rows);
+	free(st->times);
+	free(st->deltas);
 	free(st->index);
 	memset(st, 0, sizeof(*st));
 }
 
-static uint32_t row_hash(uint32_t pid, uint32_t tgid, uint32_t comm,
-			 uint32_t sym)
+/* The row key: (pid, tgid, comm, symbol, kind); see schedpoints.h. */
+struct row_key {
+	uint32_t pid, tgid, comm, sym;
+	unsigned kind;
+};
+
+static uint32_t row_hash(const struct row_key *k)
 {
-	return (uint32_t)sp_hash_u32x4(pid, tgid, comm, sym);
+	return (uint32_t)sp_hash_u32x4(k->pid, k->tgid, k->comm,
+				       k->sym ^ (k->kind << 27));
 }
 
-static bool row_is(const struct sp_row *r, uint32_t pid, uint32_t tgid,
-		   uint32_t comm, uint32_t sym)
+static bool row_is(const struct sp_row *r, const struct row_key *k)
 {
-	return r->pid == pid && r->tgid == tgid && r->comm == comm &&
-	       r->sym == sym;
+	return r->pid == k->pid && r->tgid == k->tgid && r->comm == k->comm &&
+	       r->sym == k->sym && r->kind == k->kind;
 }
 
 /* Slot holding the key, or the free slot where it would go. */
-static uint32_t index_slot(const struct sp_store *st, uint32_t h, uint32_t pid,
-			   uint32_t tgid, uint32_t comm, uint32_t sym)
+static uint32_t index_slot(const struct sp_store *st, uint32_t h,
+			   const struct row_key *k)
 {
 	uint32_t mask = st->index_cap - 1, s;
 
 	for (s = h & mask; st->index[s].row; s = (s + 1) & mask) {
 		if (st->index[s].hash == h &&
-		    row_is(&st->rows[st->index[s].row - 1], pid, tgid, comm, sym))
+		    row_is(&st->rows[st->index[s].row - 1], k))
 			break;
 	}
 	return s;
@@ -284,6 +300,22 @@ static void index_resize(struct sp_store *st, uint32_t cap)
 	st->index_cap = cap;
 }
 
+/* rows[] (and times[] when there is one) for cap rows. */
+static void rows_resize(struct sp_store *st, uint32_t cap)
+{
+	st->rows = sp_xrealloc(st->rows, cap, sizeof(*st->rows));
+	if (st->times)
+		st->times = sp_xrealloc(st->times, cap, sizeof(*st->times));
+	st->rows_cap = cap;
+}
+
+struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i)
+{
+	struct sp_rtime none = { 0, 0 };
+
+	return st->times ? st->times[i] : none;
+}
+
 void sp_store_reserve(struct sp_store *st, uint64_t n)
 {
 	uint32_t cap = 1024;
@@ -294,10 +326,8 @@ void sp_store_reserve(struct sp_store *st, uint64_t n)
 		cap *= 2;
 	if (cap > st->index_cap)
 		index_resize(st, cap);
-	if (n > st->rows_cap) {
-		st->rows_cap = (uint32_t)n;
-		st->rows = sp_xrealloc(st->rows, st->rows_cap, sizeof(*st->rows));
-	}
+	if (n > st->rows_cap)
+		rows_resize(st, (uint32_t)n);
 }
 
 static void index_grow(struct sp_store *st)
@@ -310,60 +340,79 @@ static void index_grow(struct sp_store *st)
 }
 
 bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
-		   uint32_t comm, uint32_t sym, uint32_t *row)
+		   uint32_t comm, uint32_t sym, unsigned kind, uint32_t *row)
 {
+	struct row_key k = { pid, tgid, comm, sym, kind };
 	uint32_t s;
 
 	if (!st->index_cap)
 		return false;
-	s = index_slot(st, row_hash(pid, tgid, comm, sym), pid, tgid, comm, sym);
+	s = index_slot(st, row_hash(&k), &k);
 	if (!st->index[s].row)
 		return false;
 	*row = st->index[s].row - 1;
 	return true;
 }
 
-int sp_store_add(struct sp_store *st, uint32_t pid, uint32_t tgid,
-		 const char *comm, size_t comm_len,
-		 const char *sym, size_t sym_len, const struct sp_syminfo *si,
-		 uint64_t count)
+int sp_store_add(struct sp_store *st, const struct sp_line *l)
 {
-	uint32_t c, y, h, s;
+	struct row_key k = { l->pid, l->tgid, 0, 0, l->kind };
+	uint32_t h, s;
 	bool added;
 
-	if (count > UINT64_MAX - st->total)
-		return -1;
-	st->total += count;
-	st->lines++;
+	if (l->count > UINT64_MAX - st->total)
+		return SP_ADD_COUNT_OVERFLOW;
 
-	c = sp_pool_intern(&st->comms, comm, comm_len, NULL);
-	y = sp_pool_intern(&st->syms, sym, sym_len, &added);
+	k.comm = sp_pool_intern(&st->comms, l->comm, l->comm_len, NULL);
+	k.sym = sp_pool_intern(&st->syms, l->sym, l->sym_len, &added);
 	if (added) {
-		if (y >= st->syminfo_cap) {
+		if (k.sym >= st->syminfo_cap) {
 			st->syminfo_cap = st->syminfo_cap ? st->syminfo_cap * 2 : 64;
 			st->syminfo = sp_xrealloc(st->syminfo, st->syminfo_cap,
 						  sizeof(*st->syminfo));
 		}
-		st->syminfo[y] = *si;
+		st->syminfo[k.sym] = *l->si;
 	}
 	/* at most 3/4 full */
 	if (4 * ((uint64_t)st->nrows + 1) > 3 * (uint64_t)st->index_cap)
 		index_grow(st);
-	h = row_hash(pid, tgid, c, y);
-	s = index_slot(st, h, pid, tgid, c, y);
+	if ((l->total_ns || l->max_ns) && !st->times) {
+		/* the first line with time: times[] from now on, zero so far */
+		st->times = sp_xrealloc(NULL, st->rows_cap ? st->rows_cap : 1,
+					sizeof(*st->times));
+		memset(st->times, 0, (size_t)st->rows_cap * sizeof(*st->times));
+	}
+	h = row_hash(&k);
+	s = index_slot(st, h, &k);
 	if (st->index[s].row) {
 		/* same tool key twice: see the overview in schedpoints.h */
-		st->rows[st->index[s].row - 1].count += count;
-		return 0;
+		uint32_t ri = st->index[s].row - 1;
+
+		if (st->times) {
+			struct sp_rtime *t = &st->times[ri];
+
+			if (l->total_ns > UINT64_MAX - t->total_ns)
+				return SP_ADD_TIME_OVERFLOW;
+			t->total_ns += l->total_ns;
+			if (l->max_ns > t->max_ns)
+				t->max_ns = l->max_ns;
+		}
+		st->rows[ri].count += l->count;
+	} else {
+		if (st->nrows == st->rows_cap)
+			rows_resize(st, st->rows_cap ? st->rows_cap * 2 : 1024);
+		st->rows[st->nrows] = (struct sp_row){
+			.pid = l->pid, .tgid = l->tgid, .comm = k.comm,
+			.sym = k.sym, .count = l->count, .kind = (uint8_t)l->kind,
+		};
+		if (st->times)
+			st->times[st->nrows] = (struct sp_rtime){ l->total_ns, l->max_ns };
+		st->index[s].hash = h;
+		st->index[s].row = ++st->nrows;
 	}
-	if (st->nrows == st->rows_cap) {
-		st->rows_cap = st->rows_cap ? st->rows_cap * 2 : 1024;
-		st->rows = sp_xrealloc(st->rows, st->rows_cap, sizeof(*st->rows));
-	}
-	st->rows[st->nrows] = (struct sp_row){
-		.pid = pid, .tgid = tgid, .comm = c, .sym = y, .count = count,
-	};
-	st->index[s].hash = h;
-	st->index[s].row = ++st->nrows;
+	st->total += l->count;
+	st->total_ns += l->total_ns;
+	st->kinds_seen |= (uint8_t)(1u << l->kind);
+	st->lines++;
 	return 0;
 }

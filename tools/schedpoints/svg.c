@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Heat map of the matrix as a standalone SVG file: one row per task
- * ("comm (pid)"), one column per call site, each cell coloured by its count
- * on a logarithmic scale (counts span orders of magnitude), with a legend
+ * ("comm (pid)"), one column per call site ("kind:site" on version 2 input),
+ * each cell coloured by its value (count, or off-CPU time with --value time)
+ * on a logarithmic scale (values span orders of magnitude), with a legend
  * bar and ticks at powers of ten.  Every cell carries a <title> tooltip with
  * the exact figures.  Without -n the picture holds the top SP_HEATMAP_TOP
  * rows and columns.
@@ -48,11 +49,24 @@ static void colour(double t, char *buf, size_t len)
 	snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
-static double scale(uint64_t v, uint64_t max)
+static double scale(sp_u128 v, sp_u128 max)
 {
 	if (!max)
 		return 0;
 	return log1p((double)v) / log1p((double)max);
+}
+
+/* A value for people: a count, or a duration. */
+static void fmt_value(const struct sp_result *r, char *buf, size_t len,
+		      sp_u128 v)
+{
+	if (r->by_time) {
+		sp_fmt_duration(buf, len, v);
+	} else {
+		char digits[SP_U128_DIGITS];
+
+		snprintf(buf, len, "%s", sp_u128_str(digits, v));
+	}
 }
 
 /* XML text of s (valid UTF-8, no control bytes), cut to LABEL_MAX glyphs. */
@@ -89,14 +103,20 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 {
 	const struct sp_result *rows = &m->tasks, *cols = &m->sites;
 	FILE *fp = out->fp;
-	char comm[4 * 64 + 1], label[4 * 64 + 32], fill[16], title[256];
-	size_t lw = 10, th = 10, i, c;
-	uint64_t max = 0;
+	char comm[4 * 64 + 1], label[4 * 64 + 32], fill[16], title[320];
+	char v1[64];
+	size_t lw = 10, th = 10, i, c, clen = SP_MAX_LINE + 32;
+	char *col;
+	sp_u128 max = 0;
 	double left, top, width, height, lx, ly;
-	const char *what = rows->delta ? "delta" : "count";
+	static const char *const whats[2][2] = {
+		{ "count", "delta" }, { "off-CPU time", "off-CPU time delta" },
+	};
+	const char *what = whats[rows->by_time][rows->delta];
 
 	if (out->reset_msg)
 		return;
+	col = sp_xrealloc(NULL, clen, 1);
 	for (i = 0; i < rows->nshown; i++) {
 		const struct sp_group *g = &rows->groups[i];
 		size_t len;
@@ -107,21 +127,23 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		if (glyphs(label) > lw)
 			lw = glyphs(label);
 		for (c = 0; c < cols->nshown; c++) {
-			uint64_t v = sp_matrix_cell(m, g, &cols->groups[c]);
+			sp_u128 v = sp_matrix_cell(m, g, &cols->groups[c]);
 
 			if (v > max)
 				max = v;
 		}
 	}
-	for (c = 0; c < cols->nshown; c++)
-		if (glyphs(sp_site_name(cols, &cols->groups[c])) > th)
-			th = glyphs(sp_site_name(cols, &cols->groups[c]));
+	for (c = 0; c < cols->nshown; c++) {
+		sp_column_label(cols, &cols->groups[c], col, clen);
+		if (glyphs(col) > th)
+			th = glyphs(col);
+	}
 
+	fmt_value(rows, v1, sizeof(v1), sp_result_value(rows));
 	snprintf(title, sizeof(title),
-		 "sched_points: %s per task and %s (%u of %u tasks, %u of %u %ss; total %llu)",
+		 "sched_points: %s per task and %s (%u of %u tasks, %u of %u %ss; total %s)",
 		 what, sp_site_label(rows->o), rows->nshown, rows->ngroups,
-		 cols->nshown, cols->ngroups, sp_site_label(rows->o),
-		 (unsigned long long)sp_result_value(rows));
+		 cols->nshown, cols->ngroups, sp_site_label(rows->o), v1);
 	left = 12 + (double)lw * CHAR_W;
 	top = 48 + (double)th * CHAR_W;		/* column labels upright */
 	width = left + (double)cols->nshown * CELL + 24;
@@ -153,7 +175,8 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 
 		fprintf(fp, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\">",
 			x + FONT / 2.0 - 1, top - 4);
-		xml_text(fp, sp_site_name(cols, &cols->groups[c]), true);
+		sp_column_label(cols, &cols->groups[c], col, clen);
+		xml_text(fp, col, true);
 		fputs("</text>\n", fp);
 	}
 	/* rows */
@@ -170,8 +193,8 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		xml_text(fp, label, true);
 		fputs("</text>\n", fp);
 		for (c = 0; c < cols->nshown; c++) {
-			const struct sp_group *col = &cols->groups[c];
-			uint64_t v = sp_matrix_cell(m, g, col);
+			const struct sp_group *cg = &cols->groups[c];
+			sp_u128 v = sp_matrix_cell(m, g, cg);
 
 			if (v)
 				colour(scale(v, max), fill, sizeof(fill));
@@ -182,9 +205,25 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 				left + (double)c * CELL, y, CELL, CELL, fill);
 			xml_text(fp, label, false);
 			fputs(" at ", fp);
-			xml_text(fp, sp_site_name(cols, col), false);
-			fprintf(fp, ": %s %llu</title></rect>\n", what,
-				(unsigned long long)v);
+			sp_column_label(cols, cg, col, clen);
+			xml_text(fp, col, false);
+			fmt_value(rows, v1, sizeof(v1), v);
+			fprintf(fp, ": %s %s", what, v1);
+			if (rows->time) {	/* the other measure too */
+				const struct sp_group *cell = sp_matrix_cell_group(m, g, cg);
+				char other[64];
+
+				if (rows->by_time)
+					snprintf(other, sizeof(other), "%s %llu",
+						 rows->delta ? "delta" : "count",
+						 cell ? (unsigned long long)(rows->delta ? cell->delta : cell->count) : 0ULL);
+				else
+					sp_fmt_duration(other, sizeof(other),
+							!cell ? 0 : rows->delta ? cell->delta_ns : cell->total_ns);
+				fprintf(fp, ", %s%s", rows->by_time ? "" :
+					rows->delta ? "off-CPU time delta " : "off-CPU time ", other);
+			}
+			fputs("</title></rect>\n", fp);
 		}
 	}
 	if (!rows->nshown)
@@ -209,29 +248,35 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		lx + LEGEND_W + 16, ly, LEGEND_H, LEGEND_H,
 		lx + LEGEND_W + 16 + LEGEND_H + 4, ly + LEGEND_H - 2);
 	{
-		uint64_t tick = 1;
+		sp_u128 tick = 1;
+		/* ticks further apart for time: 1ns, 1us, 1ms, 1s, ... */
+		unsigned step = rows->by_time ? 1000 : 10;
 
 		for (;;) {
 			double x = lx + scale(tick, max) * LEGEND_W;
 
+			fmt_value(rows, v1, sizeof(v1), tick);
 			fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#000000\"/><text x=\"%.1f\" y=\"%.1f\" "
-				"text-anchor=\"middle\">%llu</text>\n",
+				"text-anchor=\"middle\">%s</text>\n",
 				x, x, ly + LEGEND_H, ly + LEGEND_H + 4, x,
-				ly + LEGEND_H + 15, (unsigned long long)tick);
-			if (!max || tick > max / 10)
+				ly + LEGEND_H + 15, v1);
+			if (!max || tick > max / step)
 				break;
-			tick *= 10;
+			tick *= step;
 		}
 		if (max && max != tick) {
 			double x = lx + LEGEND_W;
+			char v2[64];
 
+			fmt_value(rows, v2, sizeof(v2), max);
 			fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#000000\"/><text x=\"%.1f\" y=\"%.1f\" "
-				"text-anchor=\"end\">max %llu</text>\n",
+				"text-anchor=\"end\">max %s</text>\n",
 				x, x, ly + LEGEND_H, ly + LEGEND_H + 18, x,
-				ly + LEGEND_H + 29, (unsigned long long)max);
+				ly + LEGEND_H + 29, v2);
 		}
 	}
 	fputs("</svg>\n", fp);
+	free(col);
 }

@@ -96,10 +96,10 @@ static void print_source(struct sp_out *out, const struct sp_result *r)
 {
 	const struct sp_store *st = r->st;
 	const struct sp_summary *s = &st->sum;
-	const char *names[] = { "enabled", "cpus", "capacity", "used",
-				"entries", "dropped" };
-	const int64_t vals[] = { s->enabled, s->cpus, s->capacity, s->used,
-				 s->entries, s->dropped };
+	const char *names[] = { "enabled", "time", "kinds", "cpus", "capacity",
+				"used", "entries", "dropped" };
+	const int64_t vals[] = { s->enabled, s->time, s->kinds, s->cpus,
+				 s->capacity, s->used, s->entries, s->dropped };
 	size_t i;
 
 	if (out->sample)
@@ -107,9 +107,12 @@ static void print_source(struct sp_out *out, const struct sp_result *r)
 	fputs("source ", out->fp);
 	sp_fputs_escaped(out->fp, st->name, strlen(st->name), SP_ESC_SPACE);
 	fprintf(out->fp, "  version %s", st->version);
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
 		if (vals[i] >= 0)
 			fprintf(out->fp, "  %s %lld", names[i], (long long)vals[i]);
+		if (i == 0 && sp_mode_name(s->mode))
+			fprintf(out->fp, "  mode %s", sp_mode_name(s->mode));
+	}
 	if (r->delta) {
 		if (r->interval > 0)
 			fprintf(out->fp, "  interval %.2f s", r->interval);
@@ -123,7 +126,7 @@ static void print_source(struct sp_out *out, const struct sp_result *r)
 			(long long)s->dropped);
 }
 
-static void fmt_pct(char *buf, size_t len, uint64_t v, uint64_t total)
+static void fmt_pct(char *buf, size_t len, sp_u128 v, sp_u128 total)
 {
 	if (!total)
 		snprintf(buf, len, "-");
@@ -139,6 +142,14 @@ static void fmt_rate(char *buf, size_t len, double rate)
 		snprintf(buf, len, "%.1f", rate);
 }
 
+static void fmt_time_rate(char *buf, size_t len, double rate)
+{
+	if (rate < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", rate);
+}
+
 static const char *col_header(const struct sp_result *r, enum sp_col c)
 {
 	static const char *const names[] = {
@@ -146,11 +157,16 @@ static const char *col_header(const struct sp_result *r, enum sp_col c)
 		[SP_COL_COUNT] = "COUNT", [SP_COL_PCT] = "%",
 		[SP_COL_DELTA] = "DELTA", [SP_COL_RATE] = "RATE/s",
 		[SP_COL_TASKS] = "TASKS", [SP_COL_SITES] = "SITES",
-		[SP_COL_COMM] = "COMM",
+		[SP_COL_COMM] = "COMM", [SP_COL_TIME] = "TIME",
+		[SP_COL_DTIME] = "DTIME", [SP_COL_TRATE] = "TIME/s",
+		[SP_COL_MEAN] = "MEAN", [SP_COL_MAX] = "MAX",
+		[SP_COL_KIND] = "KIND",
 	};
 
 	if (c == SP_COL_SITE) {
-		static const char *const site[] = { "SITE", "FUNCTION", "MODULE" };
+		static const char *const site[] = {
+			"SITE", "FUNCTION", "MODULE", "KIND",
+		};
 
 		return site[r->o->group];
 	}
@@ -171,14 +187,28 @@ static void footer(struct sp_out *out, const struct sp_result *r,
 {
 	FILE *fp = out->fp;
 
+	char t1[32];
+
 	if (r->delta) {
 		char rate[32];
 
 		fmt_rate(rate, sizeof(rate), sp_rate(r, r->total_delta));
 		fprintf(fp, "delta %llu  rate %s/s  total %llu", (unsigned long long)r->total_delta,
 			rate, (unsigned long long)r->total);
+		if (r->time) {
+			char t2[32];
+
+			sp_fmt_duration(t1, sizeof(t1), r->total_delta_ns);
+			sp_fmt_duration(t2, sizeof(t2), r->total_ns);
+			fmt_time_rate(rate, sizeof(rate), sp_time_rate(r, r->total_delta_ns));
+			fprintf(fp, "  dtime %s  time/s %s  time %s", t1, rate, t2);
+		}
 	} else {
 		fprintf(fp, "total %llu", (unsigned long long)r->total);
+		if (r->time) {
+			sp_fmt_duration(t1, sizeof(t1), r->total_ns);
+			fprintf(fp, "  time %s", t1);
+		}
 	}
 	fprintf(fp, "  %s %u", what, n);
 	if (shown < n)
@@ -202,7 +232,8 @@ void sp_table_result(struct sp_out *out, const struct sp_result *r)
 	grid_init(&t, r->nshown + 1, ncols);
 	for (c = 0; c < ncols; c++) {
 		grid_set(&t, 0, c, col_header(r, cols[c]));
-		t.left[c] = cols[c] == SP_COL_COMM || cols[c] == SP_COL_SITE;
+		t.left[c] = cols[c] == SP_COL_COMM || cols[c] == SP_COL_SITE ||
+			    cols[c] == SP_COL_KIND;
 	}
 	for (i = 0; i < r->nshown; i++) {
 		const struct sp_group *g = &r->groups[i];
@@ -223,6 +254,30 @@ void sp_table_result(struct sp_out *out, const struct sp_result *r)
 				break;
 			case SP_COL_PCT:
 				fmt_pct(buf, 32, sp_group_value(r, g), sp_result_value(r));
+				break;
+			case SP_COL_TIME:
+				sp_fmt_duration(buf, 32, g->total_ns);
+				break;
+			case SP_COL_DTIME:
+				sp_fmt_duration(buf, 32, g->delta_ns);
+				break;
+			case SP_COL_TRATE:
+				fmt_time_rate(buf, 32, sp_time_rate(r, g->delta_ns));
+				break;
+			case SP_COL_MEAN: {
+				sp_u128 mean;
+
+				if (sp_group_mean(r, g, &mean))
+					sp_fmt_duration(buf, 32, mean);
+				else
+					snprintf(buf, 32, "-");
+				break;
+			}
+			case SP_COL_MAX:
+				sp_fmt_duration(buf, 32, g->max_ns);
+				break;
+			case SP_COL_KIND:
+				snprintf(buf, 32, "%s", sp_kind_name(g->kind));
 				break;
 			case SP_COL_RATE:
 				fmt_rate(buf, 32, sp_rate(r, g->delta));
@@ -247,9 +302,23 @@ void sp_table_result(struct sp_out *out, const struct sp_result *r)
 	grid_print(&t, out->fp);
 	fputc('\n', out->fp);
 	footer(out, r, r->keys & SP_K_SITE ?
-	       (r->keys & SP_K_PID ? "rows" : "sites") : "tasks",
+	       (r->keys & SP_K_PID ? "rows" :
+		r->o->group == SP_GROUP_KIND ? "kinds" : "sites") : "tasks",
 	       r->ngroups, r->nshown);
 	free(buf);
+}
+
+/* A value of the view (count or time) for a cell of the matrix. */
+static void fmt_value(const struct sp_result *r, char *buf, size_t len,
+		      sp_u128 v)
+{
+	if (r->by_time) {
+		sp_fmt_duration(buf, len, v);
+	} else {
+		char digits[SP_U128_DIGITS];
+
+		snprintf(buf, len, "%s", sp_u128_str(digits, v));
+	}
 }
 
 void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
@@ -258,6 +327,9 @@ void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
 	size_t ncols = 4 + cols->nshown, i, c;
 	char buf[4 * 64 + 64];
 	struct grid t;
+	static const char *const total_name[2][2] = {
+		{ "TOTAL", "DELTA" }, { "TIME", "DTIME" },
+	};
 
 	print_source(out, rows);
 	if (out->reset_msg) {
@@ -269,7 +341,7 @@ void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
 	grid_set(&t, 0, 1, "TGID");
 	grid_set(&t, 0, 2, "COMM");
 	t.left[2] = true;
-	grid_set(&t, 0, 3, rows->delta ? "DELTA" : "TOTAL");
+	grid_set(&t, 0, 3, total_name[rows->by_time][rows->delta]);
 	for (c = 0; c < cols->nshown; c++) {
 		snprintf(buf, sizeof(buf), "S%zu", c + 1);
 		grid_set(&t, 0, 4 + c, buf);
@@ -287,34 +359,37 @@ void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
 			len = 64;
 		sp_escape(buf, comm, len, 0);
 		grid_set(&t, i + 1, 2, buf);
-		snprintf(buf, sizeof(buf), "%llu",
-			 (unsigned long long)sp_group_value(rows, g));
+		fmt_value(rows, buf, sizeof(buf), sp_group_value(rows, g));
 		grid_set(&t, i + 1, 3, buf);
 		for (c = 0; c < cols->nshown; c++) {
-			uint64_t v = sp_matrix_cell(m, g, &cols->groups[c]);
+			sp_u128 v = sp_matrix_cell(m, g, &cols->groups[c]);
 
 			if (v)
-				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+				fmt_value(rows, buf, sizeof(buf), v);
 			else
 				snprintf(buf, sizeof(buf), ".");
 			grid_set(&t, i + 1, 4 + c, buf);
 		}
 	}
 	grid_set(&t, rows->nshown + 1, 2, "(all tasks)");
-	snprintf(buf, sizeof(buf), "%llu",
-		 (unsigned long long)sp_result_value(rows));
+	fmt_value(rows, buf, sizeof(buf), sp_result_value(rows));
 	grid_set(&t, rows->nshown + 1, 3, buf);
 	for (c = 0; c < cols->nshown; c++) {
-		snprintf(buf, sizeof(buf), "%llu",
-			 (unsigned long long)sp_group_value(cols, &cols->groups[c]));
+		fmt_value(rows, buf, sizeof(buf), sp_group_value(cols, &cols->groups[c]));
 		grid_set(&t, rows->nshown + 1, 4 + c, buf);
 	}
 	fputc('\n', out->fp);
 	grid_print(&t, out->fp);
 	fputc('\n', out->fp);
-	for (c = 0; c < cols->nshown; c++)
-		fprintf(out->fp, "S%zu  %s\n", c + 1,
-			sp_site_name(cols, &cols->groups[c]));
+	for (c = 0; c < cols->nshown; c++) {
+		const struct sp_group *g = &cols->groups[c];
+
+		if (cols->keys & SP_K_KIND)
+			fprintf(out->fp, "S%zu  %-12s  %s\n", c + 1,
+				sp_kind_name(g->kind), sp_site_name(cols, g));
+		else
+			fprintf(out->fp, "S%zu  %s\n", c + 1, sp_site_name(cols, g));
+	}
 	fputc('\n', out->fp);
 	footer(out, rows, "tasks", rows->ngroups, rows->nshown);
 	if (cols->nshown < cols->ngroups)

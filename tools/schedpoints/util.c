@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Memory, hashing and the display form of untrusted bytes. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,4 +151,93 @@ void sp_fputs_escaped(FILE *fp, const char *in, size_t len, unsigned flags)
 	fputs(buf, fp);
 	if (buf != small)
 		free(buf);
+}
+
+/* ---- numbers, kinds ------------------------------------------------------ */
+
+const char *sp_u128_str(char *buf, sp_u128 v)
+{
+	char rev[SP_U128_DIGITS];
+	size_t n = 0, i;
+
+	do {
+		rev[n++] = (char)('0' + (unsigned)(v % 10));
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = rev[n - 1 - i];
+	buf[n] = '\0';
+	return buf;
+}
+
+void sp_fmt_seconds(char *buf, size_t len, sp_u128 ns)
+{
+	char digits[SP_U128_DIGITS];
+
+	snprintf(buf, len, "%s.%09u", sp_u128_str(digits, ns / 1000000000u),
+		 (unsigned)(ns % 1000000000u));
+}
+
+void sp_fmt_duration(char *buf, size_t len, sp_u128 ns)
+{
+	static const struct {
+		const char *name;
+		double ns;
+	} unit[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+		{ "min", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
+	};
+	const size_t nunit = sizeof(unit) / sizeof(unit[0]);
+	double v = (double)ns, x, scale;
+	size_t i = 0;
+
+	if (ns < 1000) {
+		snprintf(buf, len, "%uns", (unsigned)ns);
+		return;
+	}
+	while (i + 1 < nunit && v >= unit[i + 1].ns)
+		i++;
+	for (;;) {
+		x = v / unit[i].ns;
+		scale = x < 10 ? 100 : x < 100 ? 10 : 1;
+		x = floor(x * scale + 0.5) / scale;
+		/* 999.7ms is shown as 1.00s, 59.99s as 1.00min */
+		if (i + 1 < nunit && x * unit[i].ns >= unit[i + 1].ns) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	snprintf(buf, len, scale == 100 ? "%.2f%s" : scale == 10 ? "%.1f%s" : "%.0f%s",
+		 x, unit[i].name);
+}
+
+static const char *const kind_names[SP_NKINDS] = {
+	[SP_KIND_NONE] = "-", [SP_KIND_SLEEP] = "sleep",
+	[SP_KIND_YIELD] = "yield", [SP_KIND_PREEMPT] = "preempt",
+	[SP_KIND_COND_RESCHED] = "cond_resched",
+};
+
+const char *sp_kind_name(unsigned kind)
+{
+	return kind < SP_NKINDS ? kind_names[kind] : "?";
+}
+
+int sp_kind_parse(const char *s, size_t len)
+{
+	int k;
+
+	for (k = SP_KIND_SLEEP; k < SP_NKINDS; k++)
+		if (strlen(kind_names[k]) == len && !memcmp(kind_names[k], s, len))
+			return k;
+	return -1;
+}
+
+const char *sp_mode_name(int64_t mode)
+{
+	if (mode == SP_MODE_CALLER)
+		return "caller";
+	if (mode == SP_MODE_EFFECTIVE)
+		return "effective";
+	return NULL;
 }

@@ -2,11 +2,16 @@
 /*
  * Views: filter the rows of a store, sum them into groups, sort, cut.
  *
- *   sites        group by call site (or function, or module)
+ *   sites        group by call site (or function, module, kind)
  *   tasks        group by task (pid, tgid, comm), by tgid, or by comm
  *   site X       one call site's tasks
  *   task PID     one task's call sites
  *   matrix       (task, site) cells, plus the task rows and site columns
+ *
+ * On version 2 input, views keyed by site are keyed by (site, kind) too
+ * (SP_K_KIND): a preemption and a sleep at one address are different
+ * things.  Views keyed by task sum over kinds.  --group kind makes the kind
+ * itself the site group.
  *
  * Filters are applied to rows before grouping.  Per-string filter results
  * (globs on comm, module and symbol) are computed once per distinct string,
@@ -35,7 +40,7 @@ const char *sp_site_label(const struct sp_opts *o)
 {
 	static const char *const names[] = {
 		[SP_GROUP_SITE] = "site", [SP_GROUP_FUNCTION] = "function",
-		[SP_GROUP_MODULE] = "module",
+		[SP_GROUP_MODULE] = "module", [SP_GROUP_KIND] = "kind",
 	};
 
 	return names[o->group];
@@ -58,14 +63,30 @@ void sp_matrix_free(struct sp_matrix *m)
 	sp_result_free(&m->cells);
 }
 
-uint64_t sp_group_value(const struct sp_result *r, const struct sp_group *g)
+sp_u128 sp_group_value(const struct sp_result *r, const struct sp_group *g)
 {
+	if (r->by_time)
+		return r->delta ? g->delta_ns : g->total_ns;
 	return r->delta ? g->delta : g->count;
 }
 
-uint64_t sp_result_value(const struct sp_result *r)
+sp_u128 sp_result_value(const struct sp_result *r)
 {
+	if (r->by_time)
+		return r->delta ? r->total_delta_ns : r->total_ns;
 	return r->delta ? r->total_delta : r->total;
+}
+
+bool sp_group_mean(const struct sp_result *r, const struct sp_group *g,
+		   sp_u128 *mean)
+{
+	uint64_t n = r->delta ? g->tdelta : g->tcount;
+	sp_u128 ns = r->delta ? g->delta_ns : g->total_ns;
+
+	if (!n)
+		return false;
+	*mean = ns / n;
+	return true;
 }
 
 double sp_rate(const struct sp_result *r, uint64_t delta)
@@ -75,9 +96,25 @@ double sp_rate(const struct sp_result *r, uint64_t delta)
 	return (double)delta / r->interval;
 }
 
+double sp_time_rate(const struct sp_result *r, sp_u128 delta_ns)
+{
+	if (!r->delta || r->interval <= 0)
+		return -1;
+	return (double)delta_ns / 1e9 / r->interval;
+}
+
 const char *sp_site_name(const struct sp_result *r, const struct sp_group *g)
 {
 	return sp_pool_str(&r->sites, g->site);
+}
+
+void sp_column_label(const struct sp_result *r, const struct sp_group *g,
+		     char *buf, size_t len)
+{
+	if (r->keys & SP_K_KIND)
+		snprintf(buf, len, "%s:%s", sp_kind_name(g->kind), sp_site_name(r, g));
+	else
+		snprintf(buf, len, "%s", sp_site_name(r, g));
 }
 
 const char *sp_group_comm(const struct sp_result *r, const struct sp_group *g,
@@ -137,6 +174,8 @@ static size_t group_name(const struct sp_store *st, uint32_t sym,
 		memcpy(buf + n, mod, mlen);
 		n += mlen;
 		buf[n++] = ']';
+		break;
+	case SP_GROUP_KIND:	/* by the row's kind, see select_rows() */
 		break;
 	}
 	buf[n] = '\0';
@@ -208,12 +247,24 @@ static bool sym_selected(const struct sp_store *st, uint32_t sym,
 
 /* ---- grouping ----------------------------------------------------------- */
 
+/* The site and kind words of a group key: ids < SP_POOL_MAX, 3 bits of kind. */
+_Static_assert(SP_NKINDS <= 8 && SP_POOL_MAX <= (UINT32_MAX >> 3) + 1,
+	       "a site id and a kind fit in one 32-bit word");
+
+static uint32_t site_word(unsigned keys, uint32_t site, unsigned kind)
+{
+	if (!(keys & SP_K_SITE))
+		return 0;
+	return keys & SP_K_KIND ? site << 3 | kind : site;
+}
+
 static struct sp_group *group_get(struct sp_result *r, uint32_t pid,
-				  uint32_t tgid, uint32_t comm, uint32_t site)
+				  uint32_t tgid, uint32_t comm, uint32_t site,
+				  unsigned kind)
 {
 	struct sp_key k = {
 		r->keys & SP_K_PID ? pid : 0, r->keys & SP_K_TGID ? tgid : 0,
-		r->keys & SP_K_COMM ? comm : 0, r->keys & SP_K_SITE ? site : 0,
+		r->keys & SP_K_COMM ? comm : 0, site_word(r->keys, site, kind),
 	};
 	struct sp_group *g;
 	uint32_t idx;
@@ -237,7 +288,7 @@ static struct sp_group *group_get(struct sp_result *r, uint32_t pid,
 	g = &r->groups[r->ngroups++];
 	*g = (struct sp_group){
 		.pid = pid, .tgid = tgid, .comm = comm, .site = site,
-		.rep_pid = pid,
+		.rep_pid = pid, .kind = (uint8_t)(r->keys & SP_K_KIND ? kind : 0),
 	};
 	return g;
 }
@@ -251,13 +302,24 @@ static void result_init(struct sp_result *r, const struct sp_store *st,
 	r->view = o->view;
 	r->delta = delta;
 	r->interval = interval;
+	r->time = st->has_time;
+	r->by_time = o->value == SP_VALUE_TIME;
 }
 
-static unsigned view_keys(const struct sp_opts *o)
+/* Site-keyed views of version 2 input are keyed by kind too. */
+static unsigned with_kind(const struct sp_store *st, const struct sp_opts *o,
+			  unsigned keys)
+{
+	if ((keys & SP_K_SITE) && st->has_kinds && o->group != SP_GROUP_KIND)
+		keys |= SP_K_KIND;
+	return keys;
+}
+
+static unsigned view_keys(const struct sp_store *st, const struct sp_opts *o)
 {
 	switch (o->view) {
 	case SP_VIEW_SITES:
-		return SP_K_SITE;
+		return with_kind(st, o, SP_K_SITE);
 	case SP_VIEW_TASKS:
 		if (o->by == SP_BY_TGID)
 			return SP_K_TGID;
@@ -270,16 +332,17 @@ static unsigned view_keys(const struct sp_opts *o)
 	case SP_VIEW_MATRIX:
 		break;
 	}
-	return SP_K_TASK | SP_K_SITE;
+	return with_kind(st, o, SP_K_TASK | SP_K_SITE);
 }
 
 /* Which rows a view takes, and the site group of each symbol. */
 struct selection {
 	uint32_t *symgrp;	/* symbol id -> site group id, or NONE */
+	uint32_t kindgrp[SP_NKINDS];	/* --group kind: kind -> site group */
 	bool *commok;		/* comm id -> passes --comm */
 	/* matrix cells: only shown tasks and shown columns */
 	const struct sp_keymap *tasks;
-	const bool *sites;
+	const bool *cols;	/* [site * SP_NKINDS + kind] */
 };
 
 /* Site group names go into pool; ids index it. */
@@ -287,19 +350,33 @@ static void select_rows(struct selection *sel, struct sp_pool *pool,
 			const struct sp_store *st, const struct sp_opts *o)
 {
 	char *buf = sp_xrealloc(NULL, SP_MAX_LINE + 16, 1);
+	bool by_kind = o->group == SP_GROUP_KIND;
 	uint32_t i;
 
 	memset(sel, 0, sizeof(*sel));
 	sel->symgrp = sp_xrealloc(NULL, st->syms.n, sizeof(*sel->symgrp));
 	sel->commok = sp_xrealloc(NULL, st->comms.n, sizeof(*sel->commok));
+	for (i = 0; i < SP_NKINDS; i++)
+		sel->kindgrp[i] = NONE;
 	for (i = 0; i < st->syms.n; i++) {
 		size_t n;
 
 		sel->symgrp[i] = NONE;
 		if (!sym_selected(st, i, o, buf))
 			continue;
+		if (by_kind) {	/* only selected; the group is the row's kind */
+			sel->symgrp[i] = 0;
+			continue;
+		}
 		n = group_name(st, i, o->group, buf);
 		sel->symgrp[i] = sp_pool_intern(pool, buf, n, NULL);
+	}
+	/* kinds named in the order of enum sp_kind, for the ones seen */
+	for (i = 0; by_kind && i < SP_NKINDS; i++) {
+		const char *name = sp_kind_name(i);
+
+		if (st->kinds_seen & (1u << i))
+			sel->kindgrp[i] = sp_pool_intern(pool, name, strlen(name), NULL);
 	}
 	for (i = 0; i < st->comms.n; i++)
 		sel->commok[i] = !o->f.ncomms ||
@@ -314,17 +391,65 @@ static void selection_free(struct selection *sel)
 	free(sel->commok);
 }
 
+static unsigned popcount(unsigned x)
+{
+	unsigned n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+/*
+ * Is row i the first, in kind order, of the rows of its (task, symbol) that
+ * the view takes?  Every filter but --kind depends on the task and the
+ * symbol only, so the other kinds of the pair are taken if --kind (and, in
+ * interval mode, having moved) lets them.  A few index probes instead of a
+ * set of (task, site) pairs.
+ */
+static bool first_of_pair(const struct sp_store *st, uint32_t i,
+			  unsigned kinds, bool delta)
+{
+	const struct sp_row *row = &st->rows[i];
+	unsigned k;
+	uint32_t j;
+
+	for (k = 0; k < row->kind; k++) {
+		if (!(kinds & st->kinds_seen & (1u << k)) ||
+		    !sp_store_find(st, row->pid, row->tgid, row->comm, row->sym, k, &j))
+			continue;
+		if (delta && st->deltas && !st->deltas[j].count && !st->deltas[j].ns)
+			continue;
+		return false;
+	}
+	return true;
+}
+
 /* Filter and group the rows of st into r (unsorted). */
 static void aggregate(struct sp_result *r, const struct sp_store *st,
 		      const struct sp_opts *o, const struct selection *sel)
 {
 	const uint32_t *symgrp = sel->symgrp;
 	const bool *commok = sel->commok;
+	bool by_kind = o->group == SP_GROUP_KIND;
 	bool one_to_one = o->group == SP_GROUP_SITE;	/* symbol -> group */
+	/*
+	 * Rows are distinct (task, symbol, kind) triples.  When the rows
+	 * taken hold one kind, or the group has the kind in its key, they
+	 * are distinct (task, symbol) pairs within a group too.
+	 */
+	unsigned kinds = o->f.kinds ? o->f.kinds : 0xffu;
+	bool one_kind = popcount(st->kinds_seen & kinds) <= 1;
+	bool pairs_site = one_to_one && (one_kind || (r->keys & SP_K_KIND));
 	uint32_t i;
+
+	static const struct sp_rtime no_time;
+	static const struct sp_rdelta no_delta;
 
 	for (i = 0; i < st->nrows; i++) {
 		const struct sp_row *row = &st->rows[i];
+		const struct sp_rtime *t = st->times ? &st->times[i] : &no_time;
+		const struct sp_rdelta *d = st->deltas ? &st->deltas[i] : &no_delta;
 		uint32_t site = symgrp[row->sym];
 		struct sp_group *g;
 		uint32_t gi, dummy;
@@ -332,35 +457,53 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 
 		if (site == NONE || !commok[row->comm])
 			continue;
+		if (o->f.kinds && !(o->f.kinds & (1u << row->kind)))
+			continue;
 		if (o->f.npids && !u32_any(o->f.pids, o->f.npids, row->pid))
 			continue;
 		if (o->f.ntgids && !u32_any(o->f.tgids, o->f.ntgids, row->tgid))
 			continue;
 		if (o->view == SP_VIEW_TASK && row->pid != o->task_pid)
 			continue;
-		if (sel->sites) {
+		if (by_kind)
+			site = sel->kindgrp[row->kind];
+		if (sel->cols) {
 			struct sp_key k = { row->pid, row->tgid, row->comm, 0 };
+			unsigned kind = r->keys & SP_K_KIND ? row->kind : 0;
 
-			if (!sel->sites[site] || !sp_keymap_find(sel->tasks, &k, &dummy))
+			if (!sel->cols[(size_t)site * SP_NKINDS + kind] ||
+			    !sp_keymap_find(sel->tasks, &k, &dummy))
 				continue;
 		}
 		r->nrows++;
 		r->total += row->count;
-		r->total_delta += row->delta;
-		g = group_get(r, row->pid, row->tgid, row->comm, site);
+		r->total_delta += d->count;
+		r->total_ns += t->total_ns;
+		r->total_delta_ns += d->ns;
+		g = group_get(r, row->pid, row->tgid, row->comm, site, row->kind);
 		g->count += row->count;
-		g->delta += row->delta;
-		active = !r->delta || row->delta;
+		g->delta += d->count;
+		g->total_ns += t->total_ns;
+		g->delta_ns += d->ns;
+		if (t->total_ns)
+			g->tcount += row->count;
+		if (d->ns)
+			g->tdelta += d->count;
+		if (t->max_ns > g->max_ns)
+			g->max_ns = t->max_ns;
+		active = !r->delta || d->count || d->ns;
 		if (!active)
 			continue;
 		gi = (uint32_t)(g - r->groups);
 		/*
-		 * Rows are distinct (task, symbol) pairs: when a group has the
-		 * whole task (or the symbol itself) in its key, every row of it
-		 * is another site (or another task), and no set is needed.
+		 * When a group has the whole task (or the symbol itself) in its
+		 * key and rows are distinct (task, symbol) pairs, every row of
+		 * it is another site (or another task), and no set is needed;
+		 * with several kinds, the first kind of a pair is another site.
 		 */
 		if ((r->keys & SP_K_TASK) == SP_K_TASK && one_to_one) {
-			if (!(r->keys & SP_K_SITE))
+			if (!(r->keys & SP_K_SITE) &&
+			    (one_kind || first_of_pair(st, i, kinds, r->delta)))
 				g->nsites++;
 		} else if (!(r->keys & SP_K_SITE)) {
 			struct sp_key k = { gi, site, 0, 0 };
@@ -368,7 +511,7 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 			if (sp_keymap_upsert(&r->seen_site, &k, 0, &dummy))
 				g->nsites++;
 		}
-		if ((r->keys & ~SP_K_SITE) == 0 && one_to_one) {
+		if ((r->keys & ~(SP_K_SITE | SP_K_KIND)) == 0 && pairs_site) {
 			g->ntasks++;
 		} else if (!(r->keys & SP_K_PID)) {
 			struct sp_key k = { gi, row->pid, row->tgid, row->comm };
@@ -388,6 +531,11 @@ struct sort_ctx {
 };
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_u128_desc(sp_u128 a, sp_u128 b)
 {
 	return a < b ? 1 : a > b ? -1 : 0;
 }
@@ -425,10 +573,16 @@ static int cmp_groups(const void *pa, const void *pb, void *pctx)
 
 	switch (ctx->key) {
 	case SP_SORT_COUNT:
-		c = cmp_u64_desc(sp_group_value(r, a), sp_group_value(r, b));
+		c = r->delta ? cmp_u64_desc(a->delta, b->delta) :
+			       cmp_u64_desc(a->count, b->count);
+		break;
+	case SP_SORT_TIME:
+		c = r->delta ? cmp_u128_desc(a->delta_ns, b->delta_ns) :
+			       cmp_u128_desc(a->total_ns, b->total_ns);
 		break;
 	case SP_SORT_TOTAL:
-		c = cmp_u64_desc(a->count, b->count);
+		c = r->by_time ? cmp_u128_desc(a->total_ns, b->total_ns) :
+				 cmp_u64_desc(a->count, b->count);
 		break;
 	case SP_SORT_PID:
 		c = cmp_u32(a->pid, b->pid);
@@ -445,11 +599,16 @@ static int cmp_groups(const void *pa, const void *pb, void *pctx)
 	case SP_SORT_NAME:
 		c = ctx->by_name_site ? cmp_site(r, a, b) : cmp_comm(r, a, b);
 		break;
+	case SP_NSORTS:
+		break;
 	}
 	if (r->o->reverse)
 		c = -c;
 	if (!c)
-		c = cmp_u64_desc(sp_group_value(r, a), sp_group_value(r, b));
+		c = cmp_u128_desc(sp_group_value(r, a), sp_group_value(r, b));
+	if (!c)
+		c = r->by_time ? cmp_u64_desc(a->count, b->count) :
+				 cmp_u128_desc(a->total_ns, b->total_ns);
 	if (!c)
 		c = cmp_u32(a->pid, b->pid);
 	if (!c)
@@ -458,6 +617,8 @@ static int cmp_groups(const void *pa, const void *pb, void *pctx)
 		c = cmp_comm(r, a, b);
 	if (!c)
 		c = cmp_site(r, a, b);
+	if (!c)
+		c = cmp_u32(a->kind, b->kind);
 	return c;
 }
 
@@ -468,7 +629,7 @@ static void finish(struct sp_result *r, enum sp_sort key, size_t top)
 		uint32_t i, n = 0;
 
 		for (i = 0; i < r->ngroups; i++)
-			if (r->groups[i].delta)
+			if (r->groups[i].delta || r->groups[i].delta_ns)
 				r->groups[n++] = r->groups[i];
 		r->ngroups = n;
 		sp_keymap_free(&r->gindex);	/* indexes are stale now */
@@ -484,7 +645,7 @@ void sp_view_build(struct sp_result *r, const struct sp_store *st,
 	struct selection sel;
 
 	result_init(r, st, o, delta, interval);
-	r->keys = view_keys(o);
+	r->keys = view_keys(st, o);
 	select_rows(&sel, &r->sites, st, o);
 	aggregate(r, st, o, &sel);
 	selection_free(&sel);
@@ -507,6 +668,7 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 	struct selection sel;
 	struct sp_keymap shown = { 0 };
 	bool *cols;
+	size_t ncols;
 	uint32_t i, dummy;
 
 	if (!o->top_given && o->format == SP_FMT_SVG)
@@ -514,9 +676,9 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 	result_init(&m->cells, st, o, delta, interval);
 	result_init(&m->tasks, st, o, delta, interval);
 	result_init(&m->sites, st, o, delta, interval);
-	m->cells.keys = SP_K_TASK | SP_K_SITE;
+	m->cells.keys = with_kind(st, o, SP_K_TASK | SP_K_SITE);
 	m->tasks.keys = SP_K_TASK;
-	m->sites.keys = SP_K_SITE;
+	m->sites.keys = with_kind(st, o, SP_K_SITE);
 	/* one pool of site names: cells and columns share site ids */
 	select_rows(&sel, &m->sites.sites, st, o);
 	aggregate(&m->tasks, st, o, &sel);
@@ -527,8 +689,8 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 	sp_keymap_free(&m->sites.seen_site);
 	finish(&m->tasks, o->sort, top);
 	finish(&m->sites,
-	       o->sort == SP_SORT_SITE || o->sort == SP_SORT_NAME ?
-	       SP_SORT_SITE : SP_SORT_COUNT, top);
+	       o->sort == SP_SORT_SITE || o->sort == SP_SORT_NAME ? SP_SORT_SITE :
+	       o->value == SP_VALUE_TIME ? SP_SORT_TIME : SP_SORT_COUNT, top);
 
 	for (i = 0; i < m->tasks.nshown; i++) {
 		const struct sp_group *g = &m->tasks.groups[i];
@@ -536,12 +698,14 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 
 		sp_keymap_upsert(&shown, &k, i, &dummy);
 	}
-	cols = sp_xrealloc(NULL, m->sites.sites.n ? m->sites.sites.n : 1, sizeof(*cols));
-	memset(cols, 0, m->sites.sites.n * sizeof(*cols));
+	ncols = (size_t)m->sites.sites.n * SP_NKINDS;
+	cols = sp_xrealloc(NULL, ncols ? ncols : 1, sizeof(*cols));
+	memset(cols, 0, ncols * sizeof(*cols));
 	for (i = 0; i < m->sites.nshown; i++)
-		cols[m->sites.groups[i].site] = true;
+		cols[(size_t)m->sites.groups[i].site * SP_NKINDS +
+		     m->sites.groups[i].kind] = true;
 	sel.tasks = &shown;
-	sel.sites = cols;
+	sel.cols = cols;
 	aggregate(&m->cells, st, o, &sel);
 	sp_keymap_free(&m->cells.seen_task);
 	sp_keymap_free(&m->cells.seen_site);
@@ -550,39 +714,91 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 	selection_free(&sel);
 }
 
-uint64_t sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
-			const struct sp_group *col)
+const struct sp_group *sp_matrix_cell_group(const struct sp_matrix *m,
+					    const struct sp_group *row,
+					    const struct sp_group *col)
 {
-	struct sp_key k = { row->pid, row->tgid, row->comm, col->site };
+	struct sp_key k = {
+		row->pid, row->tgid, row->comm,
+		site_word(m->cells.keys, col->site, col->kind),
+	};
 	uint32_t idx;
 
 	if (!sp_keymap_find(&m->cells.gindex, &k, &idx))
-		return 0;
-	return sp_group_value(&m->cells, &m->cells.groups[idx]);
+		return NULL;
+	return &m->cells.groups[idx];
+}
+
+sp_u128 sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
+		       const struct sp_group *col)
+{
+	const struct sp_group *g = sp_matrix_cell_group(m, row, col);
+
+	return g ? sp_group_value(&m->cells, g) : 0;
 }
 
 /* ---- columns ------------------------------------------------------------ */
 
+/*
+ * The columns of a view.  The value (--value) comes first with its percent;
+ * then the other measure; time columns only when the input has time.
+ *
+ *   count:  COUNT % [TIME MEAN MAX]
+ *   time:   TIME % MEAN MAX COUNT
+ *   interval, count: DELTA % RATE/s COUNT [DTIME TIME/s TIME MEAN MAX]
+ *   interval, time:  DTIME % TIME/s TIME DELTA RATE/s COUNT MEAN MAX
+ */
 size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			 bool people)
 {
 	size_t n = 0;
 	bool tgid_view = r->keys == SP_K_TGID;
+	bool time = r->time, by_time = r->by_time;
 
 	if (r->keys & SP_K_PID)
 		cols[n++] = SP_COL_PID;
 	if (r->keys & SP_K_TGID)
 		cols[n++] = SP_COL_TGID;
-	if (r->delta) {
+	if (!r->delta && !by_time) {
+		cols[n++] = SP_COL_COUNT;
+		if (people)
+			cols[n++] = SP_COL_PCT;
+		if (time) {
+			cols[n++] = SP_COL_TIME;
+			cols[n++] = SP_COL_MEAN;
+			cols[n++] = SP_COL_MAX;
+		}
+	} else if (!r->delta) {
+		cols[n++] = SP_COL_TIME;
+		if (people)
+			cols[n++] = SP_COL_PCT;
+		cols[n++] = SP_COL_MEAN;
+		cols[n++] = SP_COL_MAX;
+		cols[n++] = SP_COL_COUNT;
+	} else if (!by_time) {
 		cols[n++] = SP_COL_DELTA;
 		if (people)
 			cols[n++] = SP_COL_PCT;
 		cols[n++] = SP_COL_RATE;
 		cols[n++] = SP_COL_COUNT;
+		if (time) {
+			cols[n++] = SP_COL_DTIME;
+			cols[n++] = SP_COL_TRATE;
+			cols[n++] = SP_COL_TIME;
+			cols[n++] = SP_COL_MEAN;
+			cols[n++] = SP_COL_MAX;
+		}
 	} else {
-		cols[n++] = SP_COL_COUNT;
+		cols[n++] = SP_COL_DTIME;
 		if (people)
 			cols[n++] = SP_COL_PCT;
+		cols[n++] = SP_COL_TRATE;
+		cols[n++] = SP_COL_TIME;
+		cols[n++] = SP_COL_DELTA;
+		cols[n++] = SP_COL_RATE;
+		cols[n++] = SP_COL_COUNT;
+		cols[n++] = SP_COL_MEAN;
+		cols[n++] = SP_COL_MAX;
 	}
 	if (!(r->keys & SP_K_PID))
 		cols[n++] = SP_COL_TASKS;
@@ -590,6 +806,8 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 		cols[n++] = SP_COL_SITES;
 	if ((r->keys & SP_K_COMM) || tgid_view)
 		cols[n++] = SP_COL_COMM;
+	if (r->keys & SP_K_KIND)
+		cols[n++] = SP_COL_KIND;
 	if (r->keys & SP_K_SITE)
 		cols[n++] = SP_COL_SITE;
 	return n;
@@ -603,6 +821,9 @@ const char *sp_col_name(const struct sp_result *r, enum sp_col c)
 		[SP_COL_DELTA] = "delta", [SP_COL_RATE] = "rate",
 		[SP_COL_TASKS] = "tasks", [SP_COL_SITES] = "sites",
 		[SP_COL_COMM] = "comm", [SP_COL_SITE] = "site",
+		[SP_COL_TIME] = "total_ns", [SP_COL_DTIME] = "delta_ns",
+		[SP_COL_TRATE] = "time_rate", [SP_COL_MEAN] = "mean_ns",
+		[SP_COL_MAX] = "max_ns", [SP_COL_KIND] = "kind",
 	};
 
 	if (c == SP_COL_SITE)

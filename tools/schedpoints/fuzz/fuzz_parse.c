@@ -4,7 +4,11 @@
  *
  * Each input is parsed once as a single snapshot and once as a stream of
  * snapshots; a snapshot that parses is then rendered in every view and
- * format, and two consecutive snapshots of a stream go through sp_delta().
+ * format (with groupings by site, function, module and kind, every sort key,
+ * count and time as the value, with and without a --kind filter), and two
+ * consecutive snapshots of a stream go through sp_delta().  Rendering does
+ * not depend on sp_input_ok(): time and kind options on version 1 input must
+ * not crash either.
  * Output goes to /dev/null.  Any crash, sanitizer report or leak fails.
  *
  *   make fuzz FUZZ_TIME=600
@@ -49,12 +53,14 @@ static void render_all(const struct sp_store *st, bool delta)
 			o.view_arg = "do_nanosleep";
 			o.task_pid = st->nrows ? st->rows[0].pid : 0;
 			o.format = formats[f];
-			o.group = (enum sp_group_by)((v + f) % 3);
+			o.group = (enum sp_group_by)((v + f) % 4);
 			o.by = (enum sp_task_by)(f % 3);
-			o.sort = (enum sp_sort)((v * 6 + f) % 7);
+			o.sort = (enum sp_sort)((v * 6 + f) % SP_NSORTS);
+			o.value = (enum sp_value)((v + f / 2) % 2);
 			o.top = f & 1 ? 3 : 0;
 			o.f.modules = mods;
 			o.f.nmodules = f == 2;
+			o.f.kinds = f == 4 ? 1u << SP_KIND_SLEEP | 1u << SP_KIND_YIELD : 0;
 			sp_render(&out, st, delta, delta ? 1.5 : 0);
 		}
 	}

@@ -7,7 +7,8 @@
 # "N passed, N failed"; exits 1 if any test failed.  Tests check numbers
 # (totals across views, single slices), exact error messages and exit
 # statuses.  Any tests/fixtures/guest-*.txt (real captures from the guest)
-# is picked up and checked for totals that agree across views.
+# is picked up and checked for totals that agree across views.  Sums are
+# exact (bc): off-CPU time sums of version 2 input go beyond 2^64.
 #
 # FUZZ_SHORT=SECONDS (default 25, 0 to skip): bounded libFuzzer run.
 
@@ -43,9 +44,22 @@ eq() {
 
 sp() { "$BIN" "$@"; }
 
+# Exact sum of the numbers on stdin, one a line (empty lines skipped).
+bigsum() {
+	{ echo 0; cat; } | sed '/^$/d' | paste -sd+ - | BC_LINE_LENGTH=0 bc
+}
+
+# Values of the column named $1 in the data lines of snapshot file $2
+# (version 1 or 2: the column header says where it is).
+input_col() {
+	awk -F '\t' -v col="$1" '
+		h { if (c) print $c; next }
+		/^pid\ttgid\t/ { for (i = 1; i <= NF; i++) if ($i == col) c = i; h = 1 }' "$2"
+}
+
 # Sum of the count field of the data lines of a snapshot file.
 input_total() {
-	awk -F '\t' 'h { s += $3 } /^pid\ttgid\tcount\t/ { h = 1 } END { printf "%d\n", s }' "$1"
+	input_col count "$1" | bigsum
 }
 
 # Sum of the CSV column named $1 read from stdin (header on line 1).  Fields
@@ -69,14 +83,18 @@ function split_csv(line, f,    n, i, c, q, cur) {
 csv_sum() {
 	awk -v col="$1" "$AWK_CSV"'
 		NR == 1 { m = split_csv($0, h); for (i = 1; i <= m; i++) if (h[i] == col) c = i; next }
-		{ split_csv($0, f); s += f[c] } END { printf "%d\n", s }'
+		c { split_csv($0, f); print f[c] }' | bigsum
 }
 
 # Sum of the cells of a CSV matrix (every field after the 4th).
 csv_cells() {
 	awk "$AWK_CSV"'
-		NR > 1 { m = split_csv($0, f); for (i = 5; i <= m; i++) s += f[i] }
-		END { printf "%d\n", s }'
+		NR > 1 { m = split_csv($0, f); for (i = 5; i <= m; i++) print f[i] }' | bigsum
+}
+
+# Seconds (exact decimals) to nanoseconds.
+secs_to_ns() {
+	echo "$1 * 1000000000" | BC_LINE_LENGTH=0 bc | sed 's/\..*//; s/^$/0/'
 }
 
 # Value of a JSON number field at the top level, without a JSON library.
@@ -108,7 +126,7 @@ totals_agree() {
 	name=$(basename "$f")
 	want=$(input_total "$f")
 	got=""
-	for view in "sites" "sites -g function" "sites -g module" "tasks" \
+	for view in "sites" "sites -g function" "sites -g module" "kinds" "tasks" \
 		"tasks -b tgid" "tasks -b comm"; do
 		# shellcheck disable=SC2086
 		s=$(sp -f "$f" -F csv $view | csv_sum count)
@@ -127,6 +145,48 @@ totals_agree() {
 	s=$(sp -f "$f" -F prometheus matrix | awk '/^sched_points_calls_total\{/ { s += $NF } END { printf "%d\n", s }')
 	[ "$s" = "$want" ] || { fail "$name: prometheus total" "input $want, prometheus $s"; return; }
 	pass "$name: total $want agrees across sites/tasks/matrix/json/folded/prometheus"
+	if grep -q "$(printf '^pid\ttgid\tkind\t')" "$f"; then time_totals_agree "$f"; fi
+}
+
+# Version 2: the sum of total_ns of the input equals the off-CPU time of
+# every view (as the value, -T, and beside the count), of the matrix rows
+# and cells, the JSON total_ns, the folded -T values and the Prometheus
+# seconds; and the kinds partition both sums.
+time_totals_agree() {
+	f=$1
+	name=$(basename "$f")
+	want=$(input_col total_ns "$f" | bigsum)
+	for view in "sites" "sites -g function" "sites -g module" "kinds" "tasks" \
+		"tasks -b tgid" "tasks -b comm" "-T sites" "-T tasks -b comm" "-T kinds"; do
+		# shellcheck disable=SC2086
+		s=$(sp -f "$f" -F csv $view | csv_sum total_ns)
+		[ "$s" = "$want" ] || { fail "$name: off-CPU time agrees across views" \
+			"input total_ns $want, '$view' sums to $s"; return; }
+	done
+	s=$(sp -f "$f" -F csv -T matrix | csv_sum total_ns)
+	[ "$s" = "$want" ] || { fail "$name: matrix -T time" "input $want, matrix $s"; return; }
+	s=$(sp -f "$f" -F csv -T matrix | csv_cells)
+	[ "$s" = "$want" ] || { fail "$name: matrix -T cells time" "input $want, cells $s"; return; }
+	s=$(sp -f "$f" -F json tasks | json_num total_ns)
+	[ "$s" = "$want" ] || { fail "$name: json total_ns" "input $want, json $s"; return; }
+	s=$(sp -f "$f" -F folded -T matrix | awk '{ print $NF }' | bigsum)
+	[ "$s" = "$want" ] || { fail "$name: folded -T total" "input $want, folded $s"; return; }
+	s=$(secs_to_ns "$(sp -f "$f" -F prometheus matrix |
+		awk '/^sched_points_offcpu_seconds_total\{/ { print $NF }' | bigsum)")
+	[ "$s" = "$want" ] || { fail "$name: prometheus seconds" "input $want ns, prometheus $s ns"; return; }
+	c=""
+	t=""
+	for k in sleep yield preempt cond_resched; do
+		c="$c
+$(sp -f "$f" -F csv --kind $k sites | csv_sum count)"
+		t="$t
+$(sp -f "$f" -F csv --kind $k tasks | csv_sum total_ns)"
+	done
+	c=$(echo "$c" | bigsum)
+	t=$(echo "$t" | bigsum)
+	[ "$c:$t" = "$(input_total "$f"):$want" ] || { fail "$name: --kind partitions" \
+		"input $(input_total "$f") calls, $want ns; kinds add up to $c calls, $t ns"; return; }
+	pass "$name: off-CPU time $want ns agrees across views/matrix/json/folded/prometheus/kinds"
 }
 
 for f in "$FIX"/*.txt; do
@@ -141,7 +201,7 @@ for f in "$FIX"/guest-*.txt; do
 	sp -f "$f" >/dev/null 2>"$OUT/guest.err"
 	eq "$(basename "$f"): parses" "$?:$(cat "$OUT/guest.err")" "0:"
 	totals_agree "$f"
-	lines=$(awk 'h { n++ } /^pid\ttgid\tcount\t/ { h = 1 } END { printf "%d\n", n }' "$f")
+	lines=$(awk 'h { n++ } /^pid\ttgid\t/ { h = 1 } END { printf "%d\n", n }' "$f")
 	entries=$(sed -n 's/^entries \([0-9]*\)$/\1/p' "$f")
 	eq "$(basename "$f"): 'entries' matches the data lines" "$lines" "${entries:-$lines}"
 done
@@ -277,6 +337,158 @@ eq "dropped shown as a warning" "$(sp -f "$M" sites | grep -c '^warning: 17 hits
 eq "summary in prometheus" "$(sp -f "$M" -F prom sites | grep -E '^sched_points_(dropped_total|capacity) ' | tr '\n' ' ')" \
 	"sched_points_capacity 16 sched_points_dropped_total 17 "
 
+# ---- format version 2: kinds, off-CPU time ---------------------------------
+V=$FIX/v2-basic.txt
+eq "v2 sites: keyed by (site, kind), time, mean over timed hits, max" \
+	"$(sp -f "$V" -F csv sites | sed -n 1,2p | tr '\n' ' ')" \
+	"count,total_ns,mean_ns,max_ns,tasks,kind,site 65,1312350678,20190010,40123456,3,sleep,do_nanosleep+0x6e/0x190 "
+eq "v2 sites: the same site with another kind is another row" \
+	"$(sp -f "$V" -F csv sites | grep -c ',do_nanosleep+0x6e/0x190$')" "2"
+eq "v2 tasks: kinds summed; a site hit with two kinds counts once" \
+	"$(sp -f "$V" -F csv tasks | grep '^123,')" "123,123,62,913545678,16027117,40123456,2,sleeper"
+eq "v2 tasks: a count 0 line that carries time" \
+	"$(sp -f "$V" -F csv tasks | grep '^201,')" "201,201,0,5000,,5000,1,late"
+eq "v2 kinds: counts and time per kind" \
+	"$(sp -f "$V" -F csv kinds | tr '\n' ' ')" \
+	"count,total_ns,mean_ns,max_ns,tasks,kind 98,4762350678,48595415,2000000000,5,sleep 20,0,,0,2,preempt 13,1201500,92423,400000,2,yield 7,0,,0,1,cond_resched "
+eq "v2 sites -g kind is kinds" "$(sp -f "$V" -F csv sites -g kind | md5sum)" "$(sp -f "$V" -F csv kinds | md5sum)"
+eq "v2 --kind filter (list)" "$(sp -f "$V" -F csv sites --kind preempt,cond_resched | csv_sum count)" "27"
+eq "v2 --kind repeated" "$(sp -f "$V" -F csv tasks --kind preempt --kind yield | csv_sum count)" "33"
+eq "v2 tasks --kind: a site counted once over the kinds taken" \
+	"$(sp -f "$V" -F csv tasks --kind sleep,preempt | grep '^123,' | cut -d, -f3,7):$(sp -f "$V" -F csv tasks --kind preempt,yield | grep '^123,' | cut -d, -f3,7)" \
+	"50,1:17,2"
+P2='sched_points version 2\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n'
+printf "${P2}9\t9\tsleep\t5\t50\t10\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tpreempt\t1\t0\t0\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tyield\t1\t5\t5\t0000000000000000\tg+0x1/0x2\tx\n" >"$OUT/p1.txt"
+printf "${P2}9\t9\tsleep\t5\t50\t10\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tpreempt\t3\t0\t0\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tyield\t1\t5\t5\t0000000000000000\tg+0x1/0x2\tx\n" >"$OUT/p2.txt"
+eq "v2 diff: a site whose first kind did not move counts by the kind that did" \
+	"$(sp -F csv diff "$OUT/p1.txt" "$OUT/p2.txt" tasks | sed -n 2p):$(sp -F csv -f "$OUT/p2.txt" tasks | sed -n 2p)" \
+	"9,9,2,,9,0,,55,,10,1,x:9,9,9,55,9,10,2,x"
+eq "v2 -T: sorted by off-CPU time, time first" \
+	"$(sp -f "$V" -F csv -T sites | sed -n 1,2p | tr '\n' ' ')" \
+	"total_ns,mean_ns,max_ns,count,tasks,kind,site 3000000000,1000000000,2000000000,3,1,sleep,schedule_timeout+0x9d/0x160 "
+eq "v2 --value time is -T" "$(sp -f "$V" -F csv --value time tasks | md5sum)" "$(sp -f "$V" -F csv -T tasks | md5sum)"
+eq "v2 -T -s count: time the value, sorted by count" \
+	"$(sp -f "$V" -F csv -T -s count sites | sed -n 2p)" "1312350678,20190010,40123456,65,3,sleep,do_nanosleep+0x6e/0x190"
+eq "v2 -s time: count the value, sorted by time" \
+	"$(sp -f "$V" -F csv -s time tasks | sed -n 2p)" "1,1,3,3000000000,1000000000,2000000000,1,init"
+eq "v2 site FUNCTION: tasks, kinds summed, mean over the timed kind" \
+	"$(sp -f "$V" -F csv site do_nanosleep | tr '\n' ' ')" \
+	"pid,tgid,count,total_ns,mean_ns,max_ns,sites,comm 123,123,50,912345678,20274348,40123456,1,sleeper 124,124,20,400000000,20000000,25000000,1,sleeper 129,129,7,0,,0,1,my thread 201,201,0,5000,,5000,1,late "
+eq "v2 task PID: one row per (site, kind)" \
+	"$(sp -f "$V" -F csv task 123 | tr '\n' ' ')" \
+	"pid,tgid,count,total_ns,mean_ns,max_ns,comm,kind,site 123,123,45,912345678,20274348,40123456,sleeper,sleep,do_nanosleep+0x6e/0x190 123,123,12,1200000,100000,400000,sleeper,yield,schedule_timeout+0x9d/0x160 123,123,5,0,,0,sleeper,preempt,do_nanosleep+0x6e/0x190 "
+eq "v2 task PID -g kind" "$(sp -f "$V" -F csv task 123 -g kind | cut -d, -f3,8 | tr '\n' ' ')" \
+	"count,kind 45,sleep 12,yield 5,preempt "
+sp -f "$V" sites >"$OUT/v2.table"
+eq "v2 table: source line with mode, time, kinds in the spec's order" \
+	"$(head -n 1 "$OUT/v2.table")" \
+	"source $V  version 2  enabled 1  mode caller  time 1  kinds 1  cpus 2  capacity 4096  used 12  entries 10  dropped 0"
+eq "v2 table: header with time and kind columns" \
+	"$(sed -n 3p "$OUT/v2.table" | tr -s ' ')" "COUNT % TIME MEAN MAX TASKS KIND SITE"
+eq "v2 table: human units (total, mean, max)" \
+	"$(awk '$NF == "schedule_timeout+0x9d/0x160" && $(NF - 1) == "sleep" { print $3, $4, $5 }' "$OUT/v2.table")" \
+	"3.00s 1.00s 2.00s"
+eq "v2 table: ms, us, ns and '-' for a mean without timed hits" \
+	"$(awk '$NF == "0xffffffffc0009999" || ($NF == "do_nanosleep+0x80/0x190") { print $3, $4, $5 }' "$OUT/v2.table" | tr '\n' ' ')" \
+	"0ns - 0ns 1.50us 1.50us 1.50us "
+eq "v2 table: footer with the time" "$(tail -n 1 "$OUT/v2.table")" "total 138  time 4.76s  sites 8"
+eq "v2 table: kinds footer" "$(sp -f "$V" kinds | tail -n 1)" "total 138  time 4.76s  kinds 4"
+eq "v2 table -T: time column first, percent of time" \
+	"$(sp -f "$V" -T tasks | awk '$1 == 1 { print $3, $4 }')" "3.00s 63.0%"
+eq "v2 table: count 0 row, mean '-'" "$(sp -f "$V" tasks | awk '$1 == 201 { print $3, $5, $6 }')" "0 5.00us -"
+eq "v2 matrix: columns kind:site" \
+	"$(sp -f "$V" -F csv -T matrix -n 2 | head -n 1)" \
+	"pid,tgid,comm,total_ns,sleep:schedule_timeout+0x9d/0x160,sleep:do_nanosleep+0x6e/0x190"
+eq "v2 matrix --value count cells" \
+	"$(sp -f "$V" -F csv matrix -n 3 | sed -n 2p)" "123,123,sleeper,62,45,0,0"
+eq "v2 matrix table: legend with kinds, time cells" \
+	"$(sp -f "$V" -T matrix -n 2 | grep -E '^(S1|S2|  1 )' | tr -s ' ' | tr '\n' '|')" \
+	" 1 1 init 3.00s 3.00s .|S1 sleep schedule_timeout+0x9d/0x160|S2 sleep do_nanosleep+0x6e/0x190|"
+eq "v2 folded: kind frame after the site" \
+	"$(sp -f "$V" -F folded matrix | head -n 2 | tr '\n' '|')" \
+	"sleeper;do_nanosleep+0x6e/0x190;sleep 45|my thread;sp_test_sleep_once+0x4a/0x90 [sched_points_test];sleep 30|"
+eq "v2 folded -T: off-CPU ns, zero time left out" \
+	"$(sp -f "$V" -F folded -T matrix | sed -n '1p;$p' | tr '\n' '|'):$(sp -f "$V" -F folded -T matrix | wc -l | tr -d ' ')" \
+	"init;schedule_timeout+0x9d/0x160;sleep 3000000000|wéird;0xffffffffc0009999;yield 1500|:7"
+eq "v2 folded kinds" "$(sp -f "$V" -F folded kinds | head -n 1)" "sleep 98"
+sp -f "$V" -F prometheus sites >"$OUT/v2.prom"
+sp -f "$V" -F prometheus matrix >"$OUT/v2m.prom"
+eq "v2 prometheus: kind label, exact seconds" \
+	"$(grep '^sched_points_offcpu_seconds_total{kind="sleep",site="do_nanosleep+0x6e/0x190"}' "$OUT/v2.prom")" \
+	'sched_points_offcpu_seconds_total{kind="sleep",site="do_nanosleep+0x6e/0x190"} 1.312350678'
+eq "v2 prometheus: time, kinds, mode info, max gauge with all labels" \
+	"$(grep -E '^sched_points_(offcpu_max_seconds\{pid="123",tgid="123",comm="sleeper",kind="sleep"|mode_info|time |kinds )' "$OUT/v2m.prom" | tr '\n' '|')" \
+	'sched_points_time 1|sched_points_kinds 1|sched_points_mode_info{mode="caller"} 1|sched_points_offcpu_max_seconds{pid="123",tgid="123",comm="sleeper",kind="sleep",site="do_nanosleep+0x6e/0x190"} 0.040123456|'
+eq "v2 prometheus: every line is a comment or 'name{labels} value'" \
+	"$(cat "$OUT/v2.prom" "$OUT/v2m.prom" | grep -Evc '^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="([^"\\]|\\["\\n])*",?)+\})? [0-9.e+-]+)$')" "0"
+eq "v2 prometheus: HELP and TYPE for each family" \
+	"$(grep -c '^# TYPE' "$OUT/v2.prom"):$(grep -c '^# HELP' "$OUT/v2.prom")" "12:12"
+if command -v python3 >/dev/null 2>&1; then
+	sp -f "$V" -F json -p -T sites >"$OUT/v2.json"
+	eq "v2 json: value, has_time, summary mode, rows with kind and times" \
+		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rows"]; print(d["value"], d["has_time"], d["has_kinds"], d["summary"]["mode"], d["summary"]["time"], d["total_ns"], r[0]["kind"], r[0]["total_ns"], r[0]["mean_ns"], r[-1]["mean_ns"], sorted(r[0]))' "$OUT/v2.json")" \
+		"time True True caller 1 4763552178 sleep 3000000000 1000000000 None ['count', 'kind', 'max_ns', 'mean_ns', 'site', 'tasks', 'total_ns']"
+	sp -f "$B" -F json sites >"$OUT/v1.json"
+	eq "v1 json: old keys kept, no time, no kind" \
+		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["has_time"], d["value"], d["summary"]["mode"], d["summary"]["time"], "total_ns" in d, sorted(d["rows"][0]))' "$OUT/v1.json")" \
+		"False count None None False ['count', 'site', 'tasks']"
+	sp -f "$V" -F json -T matrix >"$OUT/v2m.json"
+	eq "v2 json matrix -T: cells in ns sum to total_ns, columns have kind" \
+		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total_ns"], sum(sum(r["cells"]) for r in d["rows"]), d["columns"][0]["kind"], len(d["columns"]))' "$OUT/v2m.json")" \
+		"4763552178 4763552178 sleep 8"
+	sp -f "$FIX/v2-edge.txt" -F json tasks >"$OUT/v2e.json"
+	eq "v2 json: numbers above 2^64 exact" \
+		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total_ns"], max(r["total_ns"] for r in d["rows"]))' "$OUT/v2e.json")" \
+		"36893488147419104122 18446744073709551615"
+else
+	skip "v2 json" "no python3"
+	skip "v1 json" "no python3"
+	skip "v2 json matrix" "no python3"
+	skip "v2 json numbers above 2^64" "no python3"
+fi
+sp -f "$V" heatmap >"$OUT/v2.svg"
+eq "v2 heatmap: kind:site labels, tooltip with count and time" \
+	"$(grep -c 'rotate(-90)">sleep:do_nanosleep' "$OUT/v2.svg"):$(grep -c '<title>sleeper (123) at sleep:do_nanosleep+0x6e/0x190: count 45, off-CPU time 912ms</title>' "$OUT/v2.svg")" "1:1"
+sp -f "$V" -T heatmap >"$OUT/v2t.svg"
+eq "v2 heatmap -T: coloured by time, legend in time units" \
+	"$(grep -c '<title>init (1) at sleep:schedule_timeout+0x9d/0x160: off-CPU time 3.00s, count 3</title>' "$OUT/v2t.svg"):$(grep -o 'max 3.00s' "$OUT/v2t.svg")" "1:max 3.00s"
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout "$OUT/v2.svg" "$OUT/v2t.svg" 2>"$OUT/x"
+	eq "v2 heatmaps: well-formed XML" "$?:$(cat "$OUT/x")" "0:"
+else
+	skip "v2 heatmaps: well-formed XML" "no xmllint"
+fi
+
+X=$FIX/v2-edge.txt
+eq "v2 edge: version 2.1, mode effective, time 0, unknown summary with a word" \
+	"$(sp -f "$X" sites | head -n 1)" \
+	"source $X  version 2.1  enabled 0  mode effective  time 0  kinds 0  cpus 4  capacity 16  used 7  entries 6  dropped 3"
+eq "v2 edge: times near 2^64 summed exactly (128 bits)" \
+	"$(sp -f "$X" -F csv tasks -b tgid | grep '^500,')" \
+	"500,1,36893488147419102615,36893488147419102615,18446744073709551615,2,1,forever"
+eq "v2 edge: json total_ns above 2^64" "$(sp -f "$X" -F json sites | json_num total_ns)" "36893488147419104122"
+eq "v2 edge: prometheus seconds of 2^64-1 ns" \
+	"$(sp -f "$X" -F prom tasks | grep '^sched_points_offcpu_max_seconds{pid="500"')" \
+	'sched_points_offcpu_max_seconds{pid="500",tgid="500",comm="forever"} 18446744073.709551615'
+eq "v2 edge: table shows days" "$(sp -f "$X" tasks -b tgid | awk '$1 == 500 { print $4, $5, $6 }')" "427008d 427008d 213504d"
+eq "v2 edge: one key on two lines is one row (counts and time summed, max kept)" \
+	"$(sp -f "$X" -F csv tasks | grep '^504,')" "504,504,15,1500,100,700,1,dup"
+eq "v2 edge: count 0 lines with time" "$(sp -f "$X" -F csv tasks | grep '^50[12],' | tr '\n' ' ')" \
+	"501,500,0,18446744073709551000,,9223372036854775808,1,forever 502,502,0,7,,7,1,late "
+
+M1=$FIX/v11-mode.txt
+eq "version 1.1 with a mode word: read, shown, no kind or time columns" \
+	"$(sp -f "$M1" sites | head -n 1):$(sp -f "$M1" -F csv sites | head -n 1)" \
+	"source $M1  version 1.1  enabled 1  mode effective  cpus 1  capacity 16  used 2  entries 2  dropped 0:count,tasks,site"
+eq "version 1 kinds view: one unknown kind '-'" "$(sp -f "$B" -F csv kinds | tr '\n' ' ')" "count,tasks,kind 123,6,- "
+for opt in "-T" "--value time" "-s time" "--kind sleep"; do
+	# shellcheck disable=SC2086
+	sp -f "$B" $opt sites >"$OUT/o" 2>"$OUT/e"
+	eq "version 1 input with $opt: exit 1, said" "$?:$(cat "$OUT/o"):$(grep -c "^schedpoints: $B: .* of format version 2; the input is version 1$" "$OUT/e")" "1::1"
+done
+sp -T diff "$FIX/a.txt" "$FIX/b.txt" >"$OUT/o" 2>"$OUT/e"
+eq "diff -T of version 1 files: exit 1" "$?:$(cat "$OUT/o")" "1:"
+
 # ---- interval mode -----------------------------------------------------------
 cp "$FIX/a.txt" "$OUT/a.txt"
 cp "$FIX/b.txt" "$OUT/b.txt"
@@ -320,6 +532,40 @@ rate=$(json_num rate <"$OUT/live.json")
 eq "top on a file: rate from the measured interval" \
 	"$(awk -v r="$rate" 'BEGIN { print (r > 88 / 3.5 && r < 88 / 2.45) ? "plausible" : r }')" "plausible"
 
+# interval mode on version 2: time deltas
+eq "v2 diff: deltas of count and time, a row that moved in time only" \
+	"$(sp -F csv diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" -i 4 sites | tr '\n' ' ')" \
+	"delta,rate,count,delta_ns,time_rate,total_ns,mean_ns,max_ns,tasks,kind,site 60,15.000,100,1200000000,0.300000,2000000000,20000000,30000000,1,sleep,do_nanosleep+0x6e/0x190 8,2.000,8,4000,0.000001,4000,500,1000,1,yield,schedule_timeout+0x9d/0x160 0,0.000,10,50000000,0.012500,150000000,,50000000,1,sleep,sp_test_sleep_once+0x4a/0x90 [sched_points_test] "
+eq "v2 diff: sums of deltas" \
+	"$(sp -F csv diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" tasks | csv_sum delta):$(sp -F csv diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" tasks | csv_sum delta_ns)" \
+	"68:1250004000"
+eq "v2 diff -T: sorted by time delta" \
+	"$(sp -F csv -T diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" -i 4 tasks | sed -n 1,2p | tr '\n' ' ')" \
+	"pid,tgid,delta_ns,time_rate,total_ns,delta,rate,count,mean_ns,max_ns,sites,comm 123,123,1200000000,0.300000,2000000000,60,15.000,110,20000000,30000000,1,sleeper "
+eq "v2 diff: json totals" \
+	"$(sp -F json diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" -i 4 sites | sed 's/.*"total_delta":\([0-9]*\),"rate":\([0-9.]*\),"total_delta_ns":\([0-9]*\),"time_rate":\([0-9.]*\),.*/\1 \2 \3 \4/')" \
+	"68 17 1250004000 0.312501"
+eq "v2 diff: prometheus time delta and rate" \
+	"$(sp -F prom diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" -i 4 kinds | grep -E '^sched_points_offcpu_seconds_(delta|per_second)\{kind="sleep"' | tr '\n' '|')" \
+	'sched_points_offcpu_seconds_delta{kind="sleep"} 1.250000000|sched_points_offcpu_seconds_per_second{kind="sleep"} 0.3125|'
+eq "v2 diff: table footer" \
+	"$(sp diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" -i 4 tasks | tail -n 1)" \
+	"delta 68  rate 17.0/s  total 128  dtime 1.25s  time/s 0.313  time 2.15s  tasks 3"
+sp diff "$FIX/v2-b.txt" "$FIX/v2-reset.txt" >"$OUT/o" 2>"$OUT/e"
+eq "v2 diff: off-CPU time going back is a reset" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
+	"1::schedpoints: diff $FIX/v2-b.txt $FIX/v2-reset.txt: counters went back between snapshots (pid 123 'sleeper' at do_nanosleep+0x6e/0x190, sleep: total_ns 2000000000 -> 1900000000); no delta can be computed"
+cat "$FIX/v2-a.txt" "$FIX/v2-b.txt" "$FIX/v2-reset.txt" "$FIX/v2-c.txt" >"$OUT/v2stream.txt"
+sp top -f - -i 2 -c 3 -F csv <"$OUT/v2stream.txt" >"$OUT/v2top.csv" 2>"$OUT/v2top.err"
+eq "v2 top: deltas, the reset said, the restart" \
+	"$?:$(grep -c '^1,' "$OUT/v2top.csv"):$(grep -c '^2,' "$OUT/v2top.csv"):$(grep '^3,' "$OUT/v2top.csv"):$(grep -c 'sample 2: .*total_ns 2000000000 -> 1900000000' "$OUT/v2top.err")" \
+	"0:3:0:3,4,2.000,104,50000000,0.025000,1950000000,12500000,30000000,1,sleep,do_nanosleep+0x6e/0x190:1"
+cat "$FIX/a.txt" "$FIX/v2-a.txt" | sp top -f - -c 1 -F csv >"$OUT/o" 2>"$OUT/e"
+eq "top: version 1 then version 2 is a reset" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
+	"0::schedpoints: sample 1: the format version changed between snapshots (1 -> 2); the interval restarts from this snapshot"
+cat "$FIX/v2-a.txt" "$FIX/a.txt" | sp top -f - -c 1 -T >"$OUT/o" 2>"$OUT/e"
+eq "top -T: a version 1 snapshot in the stream stops it" "$?:$(cat "$OUT/e")" \
+	"1:schedpoints: <stdin>: --by-time (--value time) needs the off-CPU time of format version 2; the input is version 1"
+
 # ---- bad input: message with file and line, exit 1, no crash ---------------
 HDR='sched_points version 1\nenabled 1\ncpus 2\ncapacity 16\nused 1\nentries 1\ndropped 0\npid\ttgid\tcount\taddress\tsymbol\tcomm\n'
 GOOD='1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\n'
@@ -334,13 +580,14 @@ bad() {
 }
 bad "5 fields" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\n" 9 "expected 6 TAB-separated fields, got 5"
 bad "7 fields" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\ty\n" 9 "expected 6 TAB-separated fields, got 7"
-bad "empty file" "" - "empty input, expected 'sched_points version 1'"
-bad "unknown major version" "sched_points version 2\n" 1 "unsupported format version 2 (this schedpoints reads version 1)"
-bad "unknown major version with minor" "sched_points version 10.1\n" 1 "unsupported format version 10 (this schedpoints reads version 1)"
+bad "empty file" "" - "empty input, expected 'sched_points version 1' or 'sched_points version 2'"
+bad "unknown major version" "sched_points version 3\n" 1 "unsupported format version 3 (this schedpoints reads versions 1 and 2)"
+bad "major version 0" "sched_points version 0.9\n" 1 "unsupported format version 0 (this schedpoints reads versions 1 and 2)"
+bad "unknown major version with minor" "sched_points version 10.1\n" 1 "unsupported format version 10 (this schedpoints reads versions 1 and 2)"
 bad "bad version line" "sched_points version one\n" 1 "expected 'sched_points version <MAJOR>[.<MINOR>]', got 'sched_points version one'"
-bad "not a sched_points file" "hello\n" 1 "expected 'sched_points version 1', got 'hello'"
+bad "not a sched_points file" "hello\n" 1 "expected 'sched_points version 1' or 'sched_points version 2', got 'hello'"
 bad "no column header" "sched_points version 1\nenabled 1\n" 2 "unexpected end of input, expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm'"
-bad "wrong column header" "sched_points version 1\npid\ttgid\tcount\n" 2 "expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm', got 'pid\\011tgid\\011count'"
+bad "wrong column header" "sched_points version 1\npid\ttgid\tcount\n" 2 "expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm' of version 1, got 'pid\\011tgid\\011count'"
 bad "summary not a number" "sched_points version 1\nenabled yes\n" 2 "summary 'enabled': expected an unsigned decimal, got 'yes'"
 bad "summary enabled 2" "sched_points version 1\nenabled 2\n" 2 "summary 'enabled': expected 0 or 1, got 2"
 bad "summary twice" "sched_points version 1\ncpus 2\ncpus 2\n" 3 "summary 'cpus' given twice"
@@ -362,6 +609,42 @@ bad "fewer lines than entries" "${HDR}" 8 "unexpected end of input: summary 'ent
 bad "more lines than entries" "${HDR}${GOOD}${GOOD}" 10 "expected end of input after 1 data lines (summary 'entries')"
 bad "last line without newline" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx" 9 "line is not terminated by a newline (truncated input?)"
 bad "NUL byte in a field" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\000\tx\n" 9 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]' or '0xADDR', got 'f+0x1/0x2\\000'"
+# version 2
+H2='sched_points version 2\nenabled 1\nmode caller\ntime 1\nkinds 1\ncpus 2\ncapacity 16\nused 1\nentries 1\ndropped 0\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n'
+H2E2=$(printf '%s' "$H2" | sed 's/entries 1/entries 2/')
+G2='1\t1\tsleep\t5\t100\t60\tffffffff81000000\tf+0x1/0x2\tx\n'
+bad "v2: bad kind word" "${H2}1\t1\tnap\t5\t0\t0\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "kind: expected 'sleep', 'yield', 'preempt' or 'cond_resched', got 'nap'"
+bad "v2: kind in capitals" "${H2}1\t1\tSleep\t5\t0\t0\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "kind: expected 'sleep', 'yield', 'preempt' or 'cond_resched', got 'Sleep'"
+bad "v2: kind '-' (the tool's word for version 1)" "${H2}1\t1\t-\t5\t0\t0\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "kind: expected 'sleep', 'yield', 'preempt' or 'cond_resched', got '-'"
+bad "v2: empty kind" "${H2}1\t1\t\t5\t0\t0\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "kind: expected 'sleep', 'yield', 'preempt' or 'cond_resched', got ''"
+bad "v2: version 1 column header" "sched_points version 2\npid\ttgid\tcount\taddress\tsymbol\tcomm\n" 2 "expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\taddress\\tsymbol\\tcomm' of version 2, got 'pid\\011tgid\\011count\\011address\\011symbol\\011comm'"
+bad "v2: columns in another order" "sched_points version 2\npid\ttgid\tcount\tkind\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n" 2 "expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\taddress\\tsymbol\\tcomm' of version 2, got 'pid\\011tgid\\011count\\011kind\\011total_ns\\011max_ns\\011addr...'"
+bad "v1: version 2 column header" "sched_points version 1\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n" 2 "expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm' of version 1, got 'pid\\011tgid\\011kind\\011count\\011total_ns\\011max_ns\\011addr...'"
+bad "v2: no column header" "sched_points version 2\nenabled 1\n" 2 "unexpected end of input, expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\taddress\\tsymbol\\tcomm'"
+bad "v2: a version 1 data line" "${H2}${GOOD}" 12 "expected 9 TAB-separated fields, got 6"
+bad "v2: 8 fields" "${H2}1\t1\tsleep\t5\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "expected 9 TAB-separated fields, got 8"
+bad "v2: 10 fields" "${H2}1\t1\tsleep\t5\t100\t60\tffffffff81000000\tf+0x1/0x2\tx\ty\n" 12 "expected 9 TAB-separated fields, got 10"
+bad "v2: total_ns above 64 bits" "${H2}1\t1\tsleep\t5\t18446744073709551616\t0\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "total_ns: expected an unsigned decimal below 2^64, got '18446744073709551616'"
+bad "v2: max_ns not a number" "${H2}1\t1\tsleep\t5\t100\t1e9\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "max_ns: expected an unsigned decimal, got '1e9'"
+bad "v2: negative total_ns" "${H2}1\t1\tsleep\t5\t-5\t0\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "total_ns: expected an unsigned decimal, got '-5'"
+bad "v2: count empty" "${H2}1\t1\tsleep\t\t100\t60\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "count: expected an unsigned decimal, got ''"
+bad "v2: address after the times" "${H2}1\t1\tsleep\t5\t100\t60\tffffffff8100000\tf+0x1/0x2\tx\n" 12 "address: expected 16 lowercase hex digits, got 'ffffffff8100000'"
+bad "v2: comm raw space" "${H2}1\t1\tsleep\t5\t100\t60\tffffffff81000000\tf+0x1/0x2\tmy thread\n" 12 "comm: byte outside 0x21..0x7e not escaped as \\ooo, got 'my thread'"
+bad "v2: one row's time above 2^64-1" "${H2E2}1\t1\tsleep\t1\t18446744073709551615\t9\tffffffff81000000\tf+0x1/0x2\tx\n1\t1\tsleep\t1\t1\t1\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "total_ns: lines of one row (pid, tgid, comm, symbol, kind) add up to more than 2^64-1"
+bad "v2: mode not a mode" "sched_points version 2\nmode fast\n" 2 "summary 'mode': expected 'caller' or 'effective', got 'fast'"
+bad "v2: mode a number" "sched_points version 2\nmode 1\n" 2 "summary 'mode': expected 'caller' or 'effective', got '1'"
+bad "v2: mode with a trailing space" "sched_points version 2\nmode caller \n" 2 "summary 'mode': expected 'caller' or 'effective', got 'caller '"
+bad "v2: mode twice" "sched_points version 2\nmode caller\nmode effective\n" 3 "summary 'mode' given twice"
+bad "v2: time 2" "sched_points version 2\ntime 2\n" 2 "summary 'time': expected 0 or 1, got 2"
+bad "v2: kinds a word" "sched_points version 2\nkinds yes\n" 2 "summary 'kinds': expected an unsigned decimal, got 'yes'"
+bad "v2: unknown summary, value not a word" "sched_points version 2\nclock Mono\n" 2 "summary 'clock': expected an unsigned decimal or a word, got 'Mono'"
+bad "v1.1: mode not a mode" "sched_points version 1.1\nenabled 1\nmode 0\n" 3 "summary 'mode': expected 'caller' or 'effective', got '0'"
+bad "v2: truncated line" "${H2}1\t1\tsleep\t5\t100\t60\tffffffff81000000\tf+0x1/0x2\tx" 12 "line is not terminated by a newline (truncated input?)"
+printf 'sched_points version 1\ntime 5\nkinds x\npid\ttgid\tcount\taddress\tsymbol\tcomm\n' >"$OUT/v1time.txt"
+sp -f "$OUT/v1time.txt" >/dev/null 2>"$OUT/e"
+eq "v1: 'time' and 'kinds' are unknown names there, ignored" "$?:$(cat "$OUT/e")" "0:"
+printf "${H2}${G2}" | sp -f - -F csv tasks >"$OUT/o" 2>"$OUT/e"
+eq "v2: a good line after that header" "$?:$(sed -n 2p "$OUT/o")" "0:1,1,5,100,20,60,1,x"
 awk 'BEGIN { printf "sched_points version 1\n"; for (i = 0; i < 70000; i++) printf "x"; printf "\n" }' >"$OUT/long.txt"
 sp -f "$OUT/long.txt" >/dev/null 2>"$OUT/e"
 eq "bad input: line too long" "$?:$(cat "$OUT/e")" "1:schedpoints: $OUT/long.txt:2: line longer than 65536 bytes"
@@ -396,9 +679,15 @@ usage -i 0 top
 usage -F svg sites
 usage -F json heatmap
 usage diff only-one
+usage --kind nap sites
+usage --kind sleep, sites
+usage --value size sites
+usage -s speed sites
+usage -g line sites
+usage -g function kinds
 sp --help >"$OUT/help"
 eq "--help: exit 0, usage on stdout" "$?:$(head -n 1 "$OUT/help")" "0:Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
-eq "--version" "$(sp --version)" "schedpoints 1.0 (reads /proc/sched_points format version 1)"
+eq "--version" "$(sp --version)" "schedpoints 2.0 (reads /proc/sched_points format versions 1 and 2)"
 
 # ---- documentation ----------------------------------------------------------
 missing=""

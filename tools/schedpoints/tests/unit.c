@@ -196,21 +196,33 @@ static void test_pool(void)
 	sp_pool_free(&p);
 }
 
+static int add_line(struct sp_store *st, uint32_t pid, const char *comm,
+		    const char *sym, unsigned kind, uint64_t count,
+		    uint64_t total_ns, uint64_t max_ns)
+{
+	struct sp_syminfo si;
+	struct sp_line l = {
+		.pid = pid, .tgid = pid, .kind = kind, .count = count,
+		.total_ns = total_ns, .max_ns = max_ns, .comm = comm,
+		.comm_len = strlen(comm), .sym = sym, .sym_len = strlen(sym),
+		.si = &si,
+	};
+
+	if (sp_symbol_parse(sym, strlen(sym), &si))
+		abort();
+	return sp_store_add(st, &l);
+}
+
 static void add(struct sp_store *st, uint32_t pid, const char *comm,
 		const char *sym, uint64_t count)
 {
-	struct sp_syminfo si;
-
-	if (sp_symbol_parse(sym, strlen(sym), &si) ||
-	    sp_store_add(st, pid, pid, comm, strlen(comm), sym, strlen(sym),
-			 &si, count))
+	if (add_line(st, pid, comm, sym, SP_KIND_NONE, count, 0, 0))
 		abort();
 }
 
 static void test_store_and_delta(void)
 {
 	struct sp_store a, b;
-	struct sp_syminfo si;
 	char why[512];
 	uint32_t row;
 	bool ok;
@@ -220,20 +232,20 @@ static void test_store_and_delta(void)
 	add(&a, 1, "x", "f+0x1/0x2", 10);
 	add(&a, 1, "x", "f+0x1/0x2", 5);	/* same tool key: summed */
 	add(&a, 2, "y", "g+0x1/0x2 [m]", 7);
-	ok = a.nrows == 2 && a.total == 22 && a.lines == 3 &&
-	     sp_store_find(&a, 1, 1, 0, 0, &row) && a.rows[row].count == 15;
+	ok = sizeof(struct sp_row) == 32 && !a.times && a.nrows == 2 && a.total == 22 && a.lines == 3 &&
+	     sp_store_find(&a, 1, 1, 0, 0, SP_KIND_NONE, &row) && a.rows[row].count == 15;
 	result("store: rows keyed by (pid, tgid, comm, symbol), duplicates summed",
 	       ok, "mismatch");
 
-	sp_symbol_parse("f+0x1/0x2", 9, &si);
-	ok = sp_store_add(&a, 3, 3, "z", 1, "f+0x1/0x2", 9, &si, UINT64_MAX) == -1;
+	ok = add_line(&a, 3, "z", "f+0x1/0x2", SP_KIND_NONE, UINT64_MAX, 0, 0) ==
+	     SP_ADD_COUNT_OVERFLOW;
 	result("store: total above 2^64-1 refused", ok, "accepted");
 
 	add(&b, 2, "y", "g+0x1/0x2 [m]", 9);
 	add(&b, 1, "x", "f+0x1/0x2", 20);
 	add(&b, 4, "w", "f+0x1/0x2", 3);
 	ok = !sp_delta(&b, &a, why, sizeof(why)) && b.total_delta == 10 &&
-	     sp_store_find(&b, 1, 1, 1, 1, &row) && b.rows[row].delta == 5;
+	     sp_store_find(&b, 1, 1, 1, 1, SP_KIND_NONE, &row) && b.deltas[row].count == 5;
 	result("delta: growth, new rows", ok, why);
 
 	ok = sp_delta(&a, &b, why, sizeof(why)) == 1 && strstr(why, "9 -> 7");
@@ -246,6 +258,113 @@ static void test_store_and_delta(void)
 	result("delta: a row gone is a reset", ok, why);
 	sp_store_free(&a);
 	sp_store_free(&b);
+}
+
+static void test_store_v2(void)
+{
+	struct sp_store a, b;
+	const char *f = "f+0x1/0x2";
+	char why[512];
+	uint32_t row;
+	bool ok;
+
+	sp_store_init(&a, "a");
+	a.major = b.major = 2;
+	add_line(&a, 1, "x", f, SP_KIND_SLEEP, 10, 1000, 300);
+	add_line(&a, 1, "x", f, SP_KIND_PREEMPT, 4, 0, 0);
+	add_line(&a, 1, "x", f, SP_KIND_SLEEP, 0, 500, 500);	/* same key, count 0 */
+	ok = a.nrows == 2 && a.total == 14 && a.total_ns == 1500 &&
+	     sp_store_find(&a, 1, 1, 0, 0, SP_KIND_SLEEP, &row) &&
+	     a.rows[row].count == 10 && a.times[row].total_ns == 1500 &&
+	     a.times[row].max_ns == 500 &&
+	     a.kinds_seen == (1u << SP_KIND_SLEEP | 1u << SP_KIND_PREEMPT);
+	result("store: kind is part of the row key; time summed, max kept", ok, "mismatch");
+
+	ok = add_line(&a, 1, "x", f, SP_KIND_SLEEP, 1, UINT64_MAX, 1) ==
+	     SP_ADD_TIME_OVERFLOW &&
+	     add_line(&a, 2, "x", f, SP_KIND_SLEEP, 1, UINT64_MAX, 1) == 0 &&
+	     add_line(&a, 3, "x", f, SP_KIND_SLEEP, 1, UINT64_MAX, 1) == 0 &&
+	     a.total_ns == (sp_u128)UINT64_MAX * 2 + 1500;
+	result("store: one row's time above 2^64-1 refused, sums of rows 128-bit",
+	       ok, "mismatch");
+	sp_store_free(&a);
+
+	sp_store_init(&a, "a");
+	sp_store_init(&b, "b");
+	a.major = b.major = 2;
+	add_line(&a, 1, "x", f, SP_KIND_SLEEP, 10, 1000, 300);
+	add_line(&b, 1, "x", f, SP_KIND_SLEEP, 10, 1700, 300);	/* time only */
+	add_line(&b, 1, "x", f, SP_KIND_YIELD, 2, 20, 10);
+	ok = !sp_delta(&b, &a, why, sizeof(why)) && b.total_delta == 2 &&
+	     b.total_delta_ns == 720 &&
+	     sp_store_find(&b, 1, 1, 0, 0, SP_KIND_SLEEP, &row) &&
+	     b.deltas[row].count == 0 && b.deltas[row].ns == 700;
+	result("delta: time deltas, a line that moved in time only", ok, why);
+	sp_store_free(&b);
+
+	sp_store_init(&b, "b");
+	b.major = 2;
+	add_line(&b, 1, "x", f, SP_KIND_SLEEP, 11, 900, 300);
+	ok = sp_delta(&b, &a, why, sizeof(why)) == 1 &&
+	     strstr(why, "sleep: total_ns 1000 -> 900");
+	result("delta: off-CPU time going back is a reset", ok, why);
+	sp_store_free(&b);
+
+	sp_store_init(&b, "b");
+	b.major = 2;
+	add_line(&b, 1, "x", f, SP_KIND_SLEEP, 11, 1100, 200);
+	ok = sp_delta(&b, &a, why, sizeof(why)) == 1 && strstr(why, "max_ns 300 -> 200");
+	result("delta: max going back is a reset", ok, why);
+	sp_store_free(&b);
+
+	sp_store_init(&b, "b");
+	b.major = 1;
+	snprintf(a.version, sizeof(a.version), "2");
+	snprintf(b.version, sizeof(b.version), "1");
+	ok = sp_delta(&b, &a, why, sizeof(why)) == 1 && strstr(why, "(2 -> 1)");
+	result("delta: a change of format version is a reset", ok, why);
+	sp_store_free(&a);
+	sp_store_free(&b);
+}
+
+static void test_numbers(void)
+{
+	static const struct {
+		sp_u128 ns;
+		const char *human, *secs;
+	} cases[] = {
+		{ 0, "0ns", "0.000000000" },
+		{ 999, "999ns", "0.000000999" },
+		{ 1000, "1.00us", "0.000001000" },
+		{ 1500, "1.50us", "0.000001500" },
+		{ 20123456, "20.1ms", "0.020123456" },
+		{ 999700000, "1.00s", "0.999700000" },
+		{ 912345678, "912ms", "0.912345678" },
+		{ 59990000000ULL, "1.00min", "59.990000000" },
+		{ 5400000000000ULL, "1.50h", "5400.000000000" },
+		{ UINT64_MAX, "213504d", "18446744073.709551615" },
+		{ (sp_u128)UINT64_MAX * 3, "640512d", "55340232221.128654845" },
+	};
+	char digits[SP_U128_DIGITS], buf[64], name[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sp_fmt_duration(buf, sizeof(buf), cases[i].ns);
+		snprintf(name, sizeof(name), "duration %s", cases[i].human);
+		result(name, !strcmp(buf, cases[i].human), buf);
+		sp_fmt_seconds(buf, sizeof(buf), cases[i].ns);
+		snprintf(name, sizeof(name), "seconds %s", cases[i].secs);
+		result(name, !strcmp(buf, cases[i].secs), buf);
+	}
+	result("u128 digits: 2^128-1",
+	       !strcmp(sp_u128_str(digits, ~(sp_u128)0),
+		       "340282366920938463463374607431768211455"), digits);
+	result("u128 digits: 0", !strcmp(sp_u128_str(digits, 0), "0"), digits);
+	result("kind words", sp_kind_parse("sleep", 5) == SP_KIND_SLEEP &&
+	       sp_kind_parse("cond_resched", 12) == SP_KIND_COND_RESCHED &&
+	       sp_kind_parse("-", 1) < 0 && sp_kind_parse("Sleep", 5) < 0 &&
+	       sp_kind_parse("sleepy", 6) < 0 && sp_kind_parse("", 0) < 0 &&
+	       !strcmp(sp_kind_name(SP_KIND_NONE), "-"), "mismatch");
 }
 
 static void test_parse_stream(void)
@@ -285,6 +404,40 @@ static void test_parse_stream(void)
 		"mem:4: expected 6 TAB-separated fields, got 1"), err.msg);
 }
 
+static void test_parse_v2(void)
+{
+	static const char in[] =
+		"sched_points version 2\nenabled 1\nmode effective\ntime 0\nkinds 1\n"
+		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
+		"1\t1\tsleep\t5\t100\t60\t0000000000000000\tf+0x1/0x2\tx\n"
+		"1\t1\tcond_resched\t0\t0\t0\t0000000000000000\tf+0x1/0x2\tx\n"
+		"sched_points version 1.1\nenabled 1\nmode caller\n"
+		"pid\ttgid\tcount\taddress\tsymbol\tcomm\n"
+		"1\t1\t9\t0000000000000000\tf+0x1/0x2\tx\n";
+	struct sp_reader r;
+	struct sp_store st;
+	struct sp_error err = { "" };
+	bool ok;
+
+	sp_reader_init_mem(&r, in, sizeof(in) - 1, "mem");
+	sp_store_init(&st, "mem");
+	ok = sp_parse_snapshot(&r, &st, true, &err) == 1 && st.major == 2 &&
+	     st.has_time && st.has_kinds && st.sum.mode == SP_MODE_EFFECTIVE &&
+	     st.sum.time == 0 && st.sum.kinds == 1 && st.nrows == 2 &&
+	     st.total == 5 && st.total_ns == 100 &&
+	     st.rows[0].kind == SP_KIND_SLEEP && st.times[0].max_ns == 60 &&
+	     st.rows[1].kind == SP_KIND_COND_RESCHED;
+	result("parse: version 2, mode a word, kinds and times", ok, err.msg);
+	sp_store_free(&st);
+	sp_store_init(&st, "mem");
+	ok = sp_parse_snapshot(&r, &st, true, &err) == 1 && st.major == 1 &&
+	     !st.has_time && !st.has_kinds && st.sum.mode == SP_MODE_CALLER &&
+	     st.rows[0].kind == SP_KIND_NONE && st.total == 9 && !st.times;
+	result("parse: version 1.1 with 'mode', no kinds, no time", ok, err.msg);
+	sp_store_free(&st);
+	sp_reader_free(&r);
+}
+
 int main(void)
 {
 	test_symbols();
@@ -293,6 +446,9 @@ int main(void)
 	test_keymap();
 	test_pool();
 	test_store_and_delta();
+	test_store_v2();
+	test_numbers();
 	test_parse_stream();
+	test_parse_v2();
 	return failed;
 }
