@@ -124,7 +124,7 @@ END {
 	print ""
 	print "## 2 vCPUs, real time (no icount): on/off ratio, paired run by run"
 	print ""
-	printf "%d runs of %d round trips each, off then on, on a host with load average %s (1 min) at the end: real time on a shared host is noisy, hence the pairing.\n\n",
+	printf "%d runs of %d round trips each, off-on then on-off in turn, on a host with load average %s (1 min) at the end: real time on a shared host is noisy, hence the pairing.\n\n",
 		n["smp" SUBSEP "smp_on" SUBSEP "1pair_cpu0_ns_per_round"], first("smp", "all", "smprounds"), first("smp", "host", "loadavg")
 	print "| workload | ratio on/off per run | median |"
 	print "| --- | --- | ---: |"

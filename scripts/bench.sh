@@ -14,7 +14,7 @@ usage: scripts/bench.sh    (make bench)
   BENCH_VANILLA_TREE=DIR  the vanilla tree (default build/linux-vanilla, a git
                           worktree of the kernel tree at tag pristine)
   BENCH_ROUNDS=N BENCH_REPS=N    icount runs: round trips, runs (10000, 5)
-  BENCH_SMP_ROUNDS=N BENCH_SMP_REPS=N   real-time runs (2000, 11)
+  BENCH_SMP_ROUNDS=N BENCH_SMP_REPS=N   real-time runs (1000, 21)
   BENCH_SMP_ACCEL=A       QEMU -accel of the 2-vCPU real-time run (default
                           tcg,thread=single; tcg,thread=multi runs the vCPUs
                           on two host threads but may oops, see developing.md)
@@ -58,7 +58,7 @@ TREE=$vtree OBJ=$vtree/obj kmake -s bzImage >"$out/vanilla-build.log" 2>&1 ||
 boot() {
 	local s=$SECONDS rc=0
 	SP_ACCEL=${5:-} SP_KERNEL=$2 SP_QEMU_ARGS=$4 SP_TIMEOUT=${SP_TIMEOUT:-2400} \
-		SP_APPEND="sp.bench=$3 sp.rounds=${BENCH_ROUNDS:-10000} sp.reps=${BENCH_REPS:-5} sp.smprounds=${BENCH_SMP_ROUNDS:-2000} sp.smpreps=${BENCH_SMP_REPS:-11}" \
+		SP_APPEND="sp.bench=$3 sp.rounds=${BENCH_ROUNDS:-10000} sp.reps=${BENCH_REPS:-5} sp.smprounds=${BENCH_SMP_ROUNDS:-1000} sp.smpreps=${BENCH_SMP_REPS:-21}" \
 		"$REPO/scripts/run-guest.sh" bench || rc=$?
 	cp "$BUILD/guest-bench/share/bench.txt" "$out/$1.txt" 2>/dev/null || : >"$out/$1.txt"
 	cp "$BUILD/guest-bench/console.log" "$out/$1-console.log"
