@@ -26,7 +26,10 @@ start=$SECONDS
 out=$BUILD/bench
 "$REPO/scripts/install-deps.sh"
 mkdir -p "$out"
-frags=$(cd "$REPO/kernel-config" && ls ./*.config | grep -v '/debug' | xargs -n1 basename)
+frags=
+for f in "$REPO"/kernel-config/*.config; do
+	case ${f##*/} in debug*) ;; *) frags+="${f##*/}"$'\n' ;; esac
+done
 
 # The series: the project's kernel, or BENCH_TREE.
 if [ -n "${BENCH_TREE:-}" ]; then
