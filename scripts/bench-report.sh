@@ -119,7 +119,7 @@ END {
 	}
 	for (e = 16; e <= 1048576; e *= 2)
 		if (has("series", "memory", "vmalloc_bytes_per_entry_at_" e))
-			printf "\nSize of one entry, from the vmalloc'"'"'ed table of %d entries (/proc/vmallocinfo): %d bytes.\n",
+			printf "\nThe vmalloc'"'"'ed table of %d entries takes %d bytes per entry (/proc/vmallocinfo); kvmalloc() rounds huge-vmap tables to 2 MiB, so this is an upper bound of the entry size (88 bytes without lock debugging).\n",
 				e, first("series", "memory", "vmalloc_bytes_per_entry_at_" e)
 	print ""
 	print "## 2 vCPUs, real time (no icount): on/off ratio, paired run by run"
