@@ -3,13 +3,17 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check bench kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help demo check check-main check-kcsan bisect-check warnings lint series bench kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
-	@echo "make check           every test: host tests, then kselftests in the guest"
+	@echo "make check           every test: lint, series checks, host tests, kselftests and KUnit"
+	@echo "                     in QEMU on the kernel and on the debug kernel (KASAN, lockdep)"
 	@echo "make bench           cost of the accounting vs vanilla, kprobe+hist, bpftrace (build/bench/)"
-	@echo "make check-debug     make check, plus the suite on the debug kernel (KASAN, lockdep, KUnit)"
+	@echo "make check-main      make check without the debug kernel (quicker)"
+	@echo "make check-kcsan     the concurrency tests on a KCSAN kernel (build/linux/obj-debug-kcsan)"
+	@echo "make bisect-check    every prefix of the series builds (build/series-check)"
+	@echo "make warnings        sparse and W=1 on the series' files, against the pristine tree"
 	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
 	@echo "make kernel          build the patched kernel (build/linux/obj)"
@@ -30,8 +34,18 @@ lint:
 series:
 	$(S)/make-series.sh
 
-check-debug:
-	SP_VARIANTS="main debug" $(S)/check.sh
+check-main:
+	SP_VARIANTS=main $(S)/check.sh
+
+check-kcsan:
+	$(S)/install-deps.sh
+	SP_HOST_TESTS=0 SP_VARIANTS=debug-kcsan $(S)/check.sh
+
+bisect-check:
+	$(S)/bisect-check.sh
+
+warnings:
+	$(S)/warnings-check.sh
 
 bench:
 	$(S)/bench.sh

@@ -32,3 +32,35 @@ BUILD_LOCK=${BUILD_LOCK:-/var/lock/sched-points-build.lock}
 kmake() {
 	flock "$BUILD_LOCK" make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$JOBS" "$@"
 }
+
+# A second work tree of the kernel tree, with its own objects, for the
+# checks that move between the series' commits (bisect-check.sh,
+# warnings-check.sh): the developer's tree and its HEAD stay untouched.
+SERIES_WT=${SERIES_WT:-$BUILD/series-check}
+
+# series_checkout COMMIT: check COMMIT out in $SERIES_WT and configure it
+# from the reference config (the kernel's config plus the KUnit tests),
+# so that every file of the series is compiled.
+series_checkout() {
+	local ref=$SERIES_WT/reference.config
+	if [ ! -e "$SERIES_WT/.git" ]; then
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$SERIES_WT" pristine
+	fi
+	if [ ! -f "$ref" ] || [ "$TREE/obj/.config" -nt "$ref" ]; then
+		VARIANT='' OBJ=$TREE/obj "$REPO/scripts/configure-kernel.sh"
+		cp "$TREE/obj/.config" "$ref.tmp"
+		"$TREE/scripts/config" --file "$ref.tmp" --enable KUNIT \
+			--enable SCHED_POINTS_KUNIT_TEST
+		mv "$ref.tmp" "$ref"
+	fi
+	git -C "$SERIES_WT" checkout -q --detach "$1"
+	mkdir -p "$SERIES_WT/obj"
+	cp "$ref" "$SERIES_WT/obj/.config"
+	TREE=$SERIES_WT OBJ=$SERIES_WT/obj kmake -s olddefconfig >/dev/null
+}
+
+# series_make ARGS...: make in $SERIES_WT (serialized like every build).
+series_make() {
+	TREE=$SERIES_WT OBJ=$SERIES_WT/obj kmake "$@"
+}

@@ -30,7 +30,8 @@ accel=${SP_ACCEL:-tcg,thread=single}
 if [ "${SP_KVM:-0}" = 1 ] && grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
 	accel=kvm
 fi
-append="console=ttyS0 panic=-1 loglevel=4 sp.mode=$mode"
+# loglevel=5: warnings (WARN_ON, lockdep) reach the console, info does not.
+append="console=ttyS0 panic=-1 loglevel=5 sp.mode=$mode"
 [ -z "${SP_INJECT:-}" ] || append+=" sp.inject=$SP_INJECT"
 append+=" ${SP_APPEND:-}"
 qemu=(qemu-system-x86_64 -accel "$accel" -smp "${SP_SMP:-2}" -m "${SP_MEM:-1024M}"
@@ -51,10 +52,13 @@ set -e
 note "guest ran $((SECONDS - start)) s (QEMU exit status $qemu_rc)"
 
 fail=0
-splats=$(grep -nE 'BUG:|WARNING:|Oops|Call Trace|possible recursive locking|lockdep|KASAN|UBSAN|Kernel panic' \
-	"$out/console.log" || true)
+# The console, and the whole kernel log the guest saved at the end. Every
+# report starts so: lockdep's with WARNING:, BUG: or INFO:, the sanitizers'
+# with BUG: KASAN:, UBSAN:, BUG: KCSAN:.
+splats=$(grep -HnE 'BUG:|WARNING:|INFO: |Oops|Call Trace|UBSAN:|KASAN:|KCSAN:|Kernel panic' \
+	"$out/console.log" $([ ! -f "$out/share/dmesg.txt" ] || echo "$out/share/dmesg.txt") || true)
 if [ -n "$splats" ]; then
-	echo "kernel splat on the guest console ($out/console.log):" >&2
+	echo "kernel splat in the guest's kernel log ($out/):" >&2
 	echo "$splats" | head -40 >&2
 	fail=1
 fi

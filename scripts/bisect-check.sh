@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Build every prefix of the series (make bisect-check): vmlinux at each
+# commit from the first patch to the last, incrementally and with ccache,
+# in a second work tree (build/series-check). TAP on stdout, one result
+# per patch: it fails when vmlinux does not build, when the patch's own
+# option is not on, or when the build warns about a file the series touches.
+set -euo pipefail
+if [ "${1:-}" = --help ]; then
+	sed -n '2,6s/^# \{0,1\}//p' "$0"
+	exit 0
+fi
+source "$(dirname "$0")/env.sh"
+"$REPO/scripts/prepare-tree.sh" >&2
+touched=$(git -C "$TREE" diff --name-only pristine HEAD | paste -sd'|')
+n=0 rc=0
+for commit in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
+	n=$((n + 1))
+	subject=$(git -C "$TREE" log -1 --format=%s "$commit")
+	log=$SERIES_WT/obj/bisect-$n.log
+	start=$SECONDS
+	series_checkout "$commit"
+	why=
+	if ! grep -q '^CONFIG_SCHED_POINTS=y' "$SERIES_WT/obj/.config"; then
+		why="CONFIG_SCHED_POINTS is not on"
+	elif ! series_make -s vmlinux >"$log" 2>&1; then
+		why="vmlinux does not build"
+	elif grep -E "^(\.\./)*($touched):[0-9]+:[0-9]+: warning:" "$log" >&2; then
+		why="warnings in the series' files"
+	fi
+	echo "# $subject: $((SECONDS - start)) s"
+	if [ -z "$why" ]; then
+		echo "ok $n - builds: $subject"
+	else
+		grep -E 'error|warning' "$log" | head -20 | sed 's/^/# /'
+		echo "not ok $n - builds: $subject: $why (log: $log)"
+		rc=1
+	fi
+done
+echo "1..$n"
+exit $rc
