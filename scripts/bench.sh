@@ -48,7 +48,7 @@ series_obj=$OBJ
 vtree=${BENCH_VANILLA_TREE:-$BUILD/linux-vanilla}
 if [ ! -e "$vtree/Makefile" ]; then
 	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add --detach "$vtree" pristine >/dev/null
+	git -C "$TREE" worktree add -q --detach "$vtree" pristine
 fi
 note "building the vanilla kernel in $vtree/obj"
 TREE=$vtree OBJ=$vtree/obj FRAGMENTS=$(grep -vx sched-points.config <<<"$frags") \

@@ -2,10 +2,11 @@
 # sparse (C=2) and W=1 on every C file the series touches, at the pristine
 # commit and at the last patch (build/series-check): TAP on stdout, one
 # result per checker and touched source file; a file fails when a warning
-# located in it is not in the pristine tree (line numbers are ignored).
+# (or a sparse error) located in it is not in the pristine tree (line
+# numbers are ignored).
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,5s/^# \{0,1\}//p' "$0"
+	sed -n '2,6s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -24,12 +25,13 @@ warnings() {
 	done
 	series_make -k W=1 C=2 CF=-fdiagnostic-prefix=sparse "${objs[@]}" \
 		>"$out/warnings-$1.log" 2>&1 || true
-	grep -E '^[^ :]+:[0-9]+:[0-9]+: (sparse: )?warning:' "$out/warnings-$1.log" |
+	grep -E '^[^ :]+:[0-9]+:[0-9]+: (sparse: (warning|error)|warning):' "$out/warnings-$1.log" |
 		sed -E 's#^(\.\./)*##; s#:[0-9]+:[0-9]+:#:#' | sort -u
 }
 before=$(warnings pristine)
 after=$(warnings "$(git -C "$TREE" rev-parse HEAD)")
-if grep -q ': error' "$out/warnings-$(git -C "$TREE" rev-parse HEAD).log"; then
+# Compiler errors (sparse's "errors" are findings, compared like warnings).
+if grep -qE '^[^ :]+:[0-9]+:[0-9]+: (fatal )?error:' "$out/warnings-$(git -C "$TREE" rev-parse HEAD).log"; then
 	die "the series' files do not compile: $out/warnings-*.log"
 fi
 n=0 rc=0
