@@ -1388,6 +1388,124 @@ TEST_F_TIMEOUT(sp, bad_writes_kinds, T_SHORT)
 	check_bad_switch(_metadata, SP_KINDS);
 }
 
+/*
+ * Bad writes from several threads at once, to every writable file, while
+ * the test task counts: each one refused, nothing changed, nothing reset.
+ */
+#define CW_THREADS	4
+#define CW_SECONDS	2
+
+static const char * const cw_files[] = {
+	SP_ENABLE, SP_RESET, SP_PROC, SP_ENTRIES, SP_MODE, SP_TIME, SP_KINDS,
+};
+
+/* Bad for every file above. */
+static const struct sp_input cw_bad[] = {
+	IN(""), IN("\n"), IN("abc"), IN("-1"), IN("1x"), IN(" 1"),
+	IN("1\0"), IN("99999999999999999999999"), IN(Z200 "1"),
+	IN_AT("1", 1), IN_AT("0\n", 2),
+};
+
+struct cw_writer {
+	pthread_t thread;
+	int id;
+	const bool *stop;
+	unsigned long writes;
+	unsigned long wrong;
+	char first_wrong[192];	/* the first unexpected result */
+};
+
+/* The errors a bad write to @path may get while accounting is on. */
+static bool cw_expected(const char *path, const struct sp_input *in,
+			ssize_t r)
+{
+	if (r == -EINVAL)
+		return true;
+	/* /proc/sched_points has no pwrite(): see check_bad_resets() */
+	if (r == -ESPIPE && in->off > 0 && !strcmp(path, SP_PROC))
+		return true;
+	/* these refuse any write while accounting is on */
+	return r == -EBUSY && (!strcmp(path, SP_ENTRIES) ||
+			       !strcmp(path, SP_MODE) ||
+			       !strcmp(path, SP_TIME) ||
+			       !strcmp(path, SP_KINDS));
+}
+
+static void *cw_write_loop(void *arg)
+{
+	const size_t nf = ARRAY_SIZE(cw_files), nb = ARRAY_SIZE(cw_bad);
+	struct cw_writer *w = arg;
+	unsigned long n;
+	char shown[128];
+	ssize_t r;
+
+	for (n = w->id; !__atomic_load_n(w->stop, __ATOMIC_RELAXED); n++) {
+		const char *path = cw_files[n % nf];
+		const struct sp_input *in = &cw_bad[(n / nf) % nb];
+
+		r = sp_write_input(path, in, shown, sizeof(shown));
+		w->writes++;
+		if (!cw_expected(path, in, r) && !w->wrong++)
+			snprintf(w->first_wrong, sizeof(w->first_wrong),
+				 "%s: write %s: %zd", path, shown, r);
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(sp, bad_writes_concurrent, T_SHORT)
+{
+	struct cw_writer w[CW_THREADS] = {};
+	unsigned long long c0, c, val, entries;
+	unsigned long writes = 0;
+	char mode[SP_WORD_MAX];
+	bool stop = false;
+	double end;
+	int i;
+
+	/* time and kinds on (not the fixture's), and counts to lose */
+	ASSERT_EQ(0, sp_configure("caller", 1, 1));
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &entries));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	c0 = own_count(_metadata);
+	ASSERT_GE(c0, NS);
+
+	for (i = 0; i < CW_THREADS; i++) {
+		w[i].id = i;
+		w[i].stop = &stop;
+		ASSERT_EQ(0, pthread_create(&w[i].thread, NULL, cw_write_loop,
+					    &w[i]));
+	}
+	/* keep counting while they write */
+	end = sp_now() + CW_SECONDS;
+	while (sp_now() < end)
+		sp_nanosleep_n(1, SLEEP_US);
+	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
+	for (i = 0; i < CW_THREADS; i++) {
+		ASSERT_EQ(0, pthread_join(w[i].thread, NULL));
+		EXPECT_EQ(0UL, w[i].wrong)
+			TH_LOG("writer %d: %lu unexpected, first %s", i,
+			       w[i].wrong, w[i].first_wrong);
+		writes += w[i].writes;
+	}
+	TH_LOG("%d writers: %lu bad writes to %zu files in %d s", CW_THREADS,
+	       writes, ARRAY_SIZE(cw_files), CW_SECONDS);
+	EXPECT_GE(writes, (unsigned long)(CW_THREADS * ARRAY_SIZE(cw_files)));
+
+	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &val));
+	EXPECT_EQ(1ULL, val);
+	ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+	EXPECT_STREQ("caller", mode);
+	ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
+	EXPECT_EQ(1ULL, val);
+	ASSERT_EQ(0, sp_read_uint(SP_KINDS, &val));
+	EXPECT_EQ(1ULL, val);
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &val));
+	EXPECT_EQ(entries, val);
+	c = own_count(_metadata);
+	EXPECT_GT(c, c0) TH_LOG("counts lost or not counting: %llu then %llu",
+				c0, c);
+}
+
 /* mode, time and kinds change what is counted next, not what was counted */
 TEST_F_TIMEOUT(sp, switches_keep_counts, T_SHORT)
 {
