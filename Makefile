@@ -71,7 +71,7 @@ shell: initramfs
 	$(S)/run-guest.sh shell
 
 clean:
-	rm -rf build/linux/obj build/initramfs* build/guest-*
+	rm -rf build/linux/obj build/linux/obj-* build/series-check/obj build/initramfs* build/guest-*
 
 distclean:
 	rm -rf build
