@@ -48,8 +48,6 @@
 #define SPT_SLEEP_NS	NSEC_PER_MSEC
 
 static struct dentry *spt_dir;
-/* cond_resched() calls that rescheduled during the last cond_resched write */
-static unsigned int spt_rescheduled;
 
 /*
  * Sleep for about SPT_SLEEP_NS, calling schedule() from here and from
@@ -61,7 +59,7 @@ static unsigned int spt_rescheduled;
  * instead of sleep).  The selftest relies on every call of this function
  * being exactly one call of schedule() from it.
  */
-static noinline __noclone void sched_points_test_sleep(void)
+static noinline __noclone int sched_points_test_sleep(void)
 {
 	struct hrtimer_sleeper t;
 
@@ -75,6 +73,7 @@ static noinline __noclone void sched_points_test_sleep(void)
 	hrtimer_cancel(&t.timer);
 	__set_current_state(TASK_RUNNING);
 	destroy_hrtimer_on_stack(&t.timer);
+	return 0;
 }
 
 /*
@@ -83,10 +82,11 @@ static noinline __noclone void sched_points_test_sleep(void)
  * this function's frame is on the stack when schedule() runs: it is the
  * first caller outside .sched.text, the effective schedule point.
  */
-static noinline __noclone void sched_points_test_timeout(void)
+static noinline __noclone int sched_points_test_timeout(void)
 {
 	schedule_timeout_uninterruptible(1);
 	barrier();
+	return 0;
 }
 
 /*
@@ -95,12 +95,13 @@ static noinline __noclone void sched_points_test_timeout(void)
  * preempt_schedule().  On x86 need_resched is also folded into the
  * preempt count, hence set_preempt_need_resched().
  */
-static noinline __noclone void sched_points_test_preempt(void)
+static noinline __noclone int sched_points_test_preempt(void)
 {
 	preempt_disable();
 	set_tsk_need_resched(current);
 	set_preempt_need_resched();
 	preempt_enable();
+	return 0;
 }
 
 /*
@@ -132,67 +133,25 @@ static int spt_get_count(const char __user *ubuf, size_t count, loff_t *ppos,
 	return 0;
 }
 
-static ssize_t spt_sleep_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
+/* A file of <debugfs>/sched_points_test/: a write of N calls @call N times. */
+struct spt_point {
+	const char	*name;
+	umode_t		mode;
+	int		(*call)(void);	/* 1 if it rescheduled, else 0 */
+	unsigned int	rescheduled;	/* calls of the last write that did */
+};
+
+static struct spt_point spt_points[] = {
+	{ "sleep",		0200, sched_points_test_sleep },
+	{ "timeout",		0200, sched_points_test_timeout },
+	{ "preempt",		0200, sched_points_test_preempt },
+	{ "cond_resched",	0600, sched_points_test_cond_resched },
+};
+
+static ssize_t spt_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
 {
-	unsigned int n, i;
-	int ret;
-
-	ret = spt_get_count(ubuf, count, ppos, &n);
-	if (ret)
-		return ret;
-
-	for (i = 0; i < n; i++) {
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		sched_points_test_sleep();
-	}
-
-	return count;
-}
-
-static ssize_t spt_timeout_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	unsigned int n, i;
-	int ret;
-
-	ret = spt_get_count(ubuf, count, ppos, &n);
-	if (ret)
-		return ret;
-
-	for (i = 0; i < n; i++) {
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		sched_points_test_timeout();
-	}
-
-	return count;
-}
-
-static ssize_t spt_preempt_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	unsigned int n, i;
-	int ret;
-
-	ret = spt_get_count(ubuf, count, ppos, &n);
-	if (ret)
-		return ret;
-
-	for (i = 0; i < n; i++) {
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		sched_points_test_preempt();
-	}
-
-	return count;
-}
-
-static ssize_t spt_cond_resched_write(struct file *file,
-				      const char __user *ubuf, size_t count,
-				      loff_t *ppos)
-{
+	struct spt_point *point = file->private_data;
 	unsigned int n, i, done = 0;
 	int ret;
 
@@ -203,63 +162,43 @@ static ssize_t spt_cond_resched_write(struct file *file,
 	for (i = 0; i < n; i++) {
 		if (fatal_signal_pending(current))
 			return -EINTR;
-		done += sched_points_test_cond_resched();
+		done += point->call();
 	}
-	WRITE_ONCE(spt_rescheduled, done);
+	WRITE_ONCE(point->rescheduled, done);
 
 	return count;
 }
 
-static ssize_t spt_cond_resched_read(struct file *file, char __user *ubuf,
-				     size_t count, loff_t *ppos)
+static ssize_t spt_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
 {
+	struct spt_point *point = file->private_data;
 	char buf[16];
 	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(spt_rescheduled));
+	len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(point->rescheduled));
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static const struct file_operations spt_sleep_fops = {
+static const struct file_operations spt_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.write	= spt_sleep_write,
-	.llseek	= default_llseek,
-};
-
-static const struct file_operations spt_timeout_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= spt_timeout_write,
-	.llseek	= default_llseek,
-};
-
-static const struct file_operations spt_preempt_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= spt_preempt_write,
-	.llseek	= default_llseek,
-};
-
-static const struct file_operations spt_cond_resched_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.read	= spt_cond_resched_read,
-	.write	= spt_cond_resched_write,
+	.read	= spt_read,
+	.write	= spt_write,
 	.llseek	= default_llseek,
 };
 
 static int __init spt_init(void)
 {
+	size_t i;
+
 	spt_dir = debugfs_create_dir("sched_points_test", NULL);
 	if (IS_ERR(spt_dir))
 		return PTR_ERR(spt_dir);
 
-	debugfs_create_file("sleep", 0200, spt_dir, NULL, &spt_sleep_fops);
-	debugfs_create_file("timeout", 0200, spt_dir, NULL, &spt_timeout_fops);
-	debugfs_create_file("preempt", 0200, spt_dir, NULL, &spt_preempt_fops);
-	debugfs_create_file("cond_resched", 0600, spt_dir, NULL,
-			    &spt_cond_resched_fops);
+	for (i = 0; i < ARRAY_SIZE(spt_points); i++)
+		debugfs_create_file(spt_points[i].name, spt_points[i].mode,
+				    spt_dir, &spt_points[i], &spt_fops);
 
 	return 0;
 }
