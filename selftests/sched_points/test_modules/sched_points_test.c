@@ -27,6 +27,13 @@
  *               preempt=none or voluntary; under preempt=full it does
  *               nothing.  Reading the file gives how many of the calls of
  *               the last write did reschedule.
+ * block         sched_points_test_block() takes N as milliseconds instead:
+ *               one uninterruptible sleep of N ms in a single call of
+ *               schedule_timeout_uninterruptible().  A task that waits in
+ *               D state that long without a context switch is what the
+ *               hung-task detector reports; make check plants such a
+ *               report after the tests (sp.inject=late) to show that a
+ *               late report still fails the run.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -120,6 +127,17 @@ static noinline __noclone int sched_points_test_cond_resched(void)
 	return ret;
 }
 
+/*
+ * Sleep @ms milliseconds in D state, in one wait: the hung-task detector
+ * reports the writer when its timeout is shorter than @ms.
+ */
+static noinline __noclone int sched_points_test_block(unsigned int ms)
+{
+	schedule_timeout_uninterruptible(msecs_to_jiffies(ms));
+	barrier();
+	return 0;
+}
+
 /* The count of a write: a decimal in [1, SPT_MAX_CALLS], at offset 0. */
 static int spt_get_count(const char __user *ubuf, size_t count, loff_t *ppos,
 			 unsigned int *n)
@@ -133,11 +151,15 @@ static int spt_get_count(const char __user *ubuf, size_t count, loff_t *ppos,
 	return 0;
 }
 
-/* A file of <debugfs>/sched_points_test/: a write of N calls @call N times. */
+/*
+ * A file of <debugfs>/sched_points_test/: a write of N calls @call N times,
+ * or @call_once once with N.
+ */
 struct spt_point {
 	const char	*name;
 	umode_t		mode;
 	int		(*call)(void);	/* 1 if it rescheduled, else 0 */
+	int		(*call_once)(unsigned int n);
 	unsigned int	rescheduled;	/* calls of the last write that did */
 };
 
@@ -146,6 +168,7 @@ static struct spt_point spt_points[] = {
 	{ "timeout",		0200, sched_points_test_timeout },
 	{ "preempt",		0200, sched_points_test_preempt },
 	{ "cond_resched",	0600, sched_points_test_cond_resched },
+	{ "block",		0200, NULL, sched_points_test_block },
 };
 
 static ssize_t spt_write(struct file *file, const char __user *ubuf,
@@ -159,6 +182,10 @@ static ssize_t spt_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 
+	if (point->call_once) {
+		ret = point->call_once(n);
+		return ret ? ret : count;
+	}
 	for (i = 0; i < n; i++) {
 		if (fatal_signal_pending(current))
 			return -EINTR;
