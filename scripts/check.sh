@@ -1,76 +1,76 @@
 #!/usr/bin/env bash
-# Run every test: lint (checkpatch, kernel-doc, sparse and W=1 against the
-# pristine tree, every prefix of the series builds), the host tests of
-# tools/, then the kselftests (and KUnit) in a QEMU guest on each kernel of
-# SP_VARIANTS (default "main debug": the kernel of the demo, then the debug
-# kernel with KASAN, lockdep, UBSAN, where any splat fails). Ends with one
-# line "N passed, N failed" (", N skipped") summed over all, and fails when
-# any test failed or a guest crashed, hung or gave no verdict.
+# Run every test: the checks' own tests, lint (checkpatch, kernel-doc, the
+# shell linter, the tool's analysis), sparse and W=1 against the pristine
+# tree, every prefix of the series builds, the host tests of tools/, then
+# the kselftests (and KUnit) in a QEMU guest on each kernel of SP_VARIANTS
+# (default "main debug": the kernel of the demo, then the debug kernel with
+# KASAN, lockdep, UBSAN). Fails closed: scripts/count-tap.py judges every
+# step's TAP (plans, nesting, no skip but those selftests/manifest allows,
+# every test the manifest names must report), and a step that exits non-zero
+# fails even when its TAP looks clean. Ends with a table of the time each
+# step took and one line "N passed, N failed" (", N skipped").
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,8s/^# \{0,1\}//p' "$0"
-	echo "usage: $0   (SP_INJECT=fail|panic|hang shows that each one fails;"
+	sed -n '2,11s/^# \{0,1\}//p' "$0"
+	echo "usage: $0   (SP_INJECT=VALUE plants a fault that must fail the run:"
+	echo "       fail|panic|hang|partial|missing|skip|late, see scripts/guest/init;"
 	echo "       SP_HOST_TESTS=0 runs the guests only)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
 start=$SECONDS
 passed=0 failed=0 skipped=0
-add_counts() {
-	local p f s
-	read -r p f s <<<"$("$REPO/scripts/count-tap.sh" "$1")"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-}
+times=()
 
 "$REPO/scripts/install-deps.sh"
 mkdir -p "$BUILD"
 
-# tap_step NAME COMMAND...: run a step whose stdout is TAP, count it.
+# judge NAME TAP [VARIANT]: count TAP's results into the totals; with a
+# variant, against what selftests/manifest expects of it.
+judge() {
+	local p f s args=()
+	[ -z "${3:-}" ] || args=(--manifest "$REPO/selftests/manifest" --variant "$3")
+	read -r p f s < <("$REPO/scripts/count-tap.py" "${args[@]}" "$2" \
+		2>"$BUILD/$1.problems" || echo "count-tap.py failed")
+	sed "s/^/  $1: /" "$BUILD/$1.problems" >&2
+	if ! [[ $p$f$s =~ ^[0-9]+$ ]]; then
+		echo "  $1: cannot judge $2 ($p)" >&2
+		p=0 f=1 s=0
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+
+# tap_step NAME COMMAND...: run a step whose stdout is TAP, judge it.
 tap_step() {
-	local name=$1
+	local name=$1 rc=0 t0=$SECONDS
 	shift
-	"$@" >"$BUILD/$name.tap" 2>"$BUILD/$name.log" || true
-	grep '^not ok' "$BUILD/$name.tap" || true
-	add_counts "$BUILD/$name.tap"
-	if ! grep -q '^1\.\.[1-9]' "$BUILD/$name.tap"; then
-		echo "$name gave no results: see $BUILD/$name.log" >&2
+	note "$name: $*"
+	"$@" >"$BUILD/$name.tap" 2>"$BUILD/$name.log" || rc=$?
+	judge "$name" "$BUILD/$name.tap"
+	if [ "$rc" != 0 ] && ! grep -qE '^\s*not ok' "$BUILD/$name.tap"; then
+		echo "  $name: exited $rc without a failing result; see $BUILD/$name.log" >&2
 		tail -5 "$BUILD/$name.log" >&2
 		failed=$((failed + 1))
 	fi
+	times+=("$name $((SECONDS - t0))")
 }
 
-# Lint, the series checks and the tools' host tests.
-host_checks() {
-	note "lint: checkpatch, kernel-doc, the tool's static analysis"
+if [ "${SP_HOST_TESTS:-1}" != 0 ]; then
+	tap_step check-scripts "$REPO/scripts/test-check-scripts.sh"
 	tap_step lint "$REPO/scripts/lint.sh"
-	note "lint: sparse and W=1 on the series' files against the pristine tree"
 	tap_step warnings "$REPO/scripts/warnings-check.sh"
-	note "lint: every prefix of the series builds"
 	tap_step bisect "$REPO/scripts/bisect-check.sh"
-
 	for mk in "$REPO"/tools/*/Makefile; do
 		[ -f "$mk" ] || continue
-		dir=$(dirname "$mk")
-		note "host tests: $dir"
-		if make -s -C "$dir" check >"$BUILD/host-$(basename "$dir").tap" 2>&1; then
-			host_rc=0
-		else
-			host_rc=$?
-		fi
-		grep -E '^(not )?ok ' "$BUILD/host-$(basename "$dir").tap" | grep -v '^ok' || true
-		add_counts "$BUILD/host-$(basename "$dir").tap"
-		if [ "$host_rc" != 0 ] && [ "$failed" = 0 ]; then
-			echo "host tests of $dir exited $host_rc without a failing test" >&2
-			failed=$((failed + 1))
-		fi
+		tap_step "host-$(basename "$(dirname "$mk")")" make -s -C "$(dirname "$mk")" check
 	done
-}
-[ "${SP_HOST_TESTS:-1}" = 0 ] || host_checks
+fi
 
-# The suite runs on the kernel of the demo, then on the debug kernel
-# (KASAN, lockdep, UBSAN...), where any splat fails the run.
+# guest_suite VARIANT: build that kernel and its initramfs, run the suite
+# in the guest, judge its TAP against the manifest. No verdict, a splat or
+# a timeout fails the run (scripts/run-guest.sh).
 guest_suite() {
-	local variant=$1 rc=0 out append
+	local variant=$1 name=${1:-main} rc=0 out append t0=$SECONDS
 	export VARIANT=$variant
 	"$REPO/scripts/build-kernel.sh"
 	"$REPO/scripts/build-selftests.sh"
@@ -81,21 +81,27 @@ guest_suite() {
 		append+=" sp.tests=stress,cpu_hotplug,module_churn,percpu_merge"
 	SP_APPEND=$append "$REPO/scripts/run-guest.sh" check || rc=$?
 	out=$BUILD/guest-check${variant:+-$variant}
-	if [ -f "$out/share/tap.txt" ]; then
-		grep -E '^(# )?(not ok|ok) ' "$out/share/tap.txt" | sed "s/^/  ${variant:-main}: /"
-		add_counts "$out/share/tap.txt"
-	fi
+	touch "$out/share/tap.txt"
+	grep -E '^(# )*(not ok|ok) ' "$out/share/tap.txt" | sed "s/^/  $name: /" || true
+	judge "guest-$name" "$out/share/tap.txt" "$name"
 	if [ "$rc" != 0 ]; then
-		echo "guest run ${variant:-main} failed (exit $rc): see above and $out/" >&2
+		echo "  guest-$name: the guest run failed (exit $rc): see above and $out/" >&2
 		failed=$((failed + 1))
 	fi
+	times+=("guest-$name $((SECONDS - t0))")
 	unset VARIANT
 }
 for variant in ${SP_VARIANTS:-main debug}; do
 	[ "$variant" = main ] && variant=
 	guest_suite "$variant"
 done
-note "make check took $((SECONDS - start)) s"
+
+echo "step            seconds"
+for t in "${times[@]}"; do
+	read -r step secs <<<"$t"
+	printf '%-15s %7s\n' "$step" "$secs"
+done
+printf '%-15s %7s\n' total $((SECONDS - start))
 summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary+=", $skipped skipped"
 echo "$summary"

@@ -10,7 +10,12 @@ if [ "${1:-}" = --help ]; then
 fi
 source "$(dirname "$0")/env.sh"
 cd "$REPO/kernel-config"
-: "${FRAGMENTS:=$(ls ./*.config | grep -v '/debug' | xargs -n1 basename | tr '\n' ' ')${VARIANT:+ $VARIANT.config}}"
+if [ -z "${FRAGMENTS:-}" ]; then
+	for f in *.config; do
+		[[ $f == debug* ]] || FRAGMENTS+="$f "
+	done
+	FRAGMENTS+=${VARIANT:+$VARIANT.config}
+fi
 frags=()
 for f in $FRAGMENTS; do
 	[ -f "$f" ] || die "no fragment kernel-config/$f"

@@ -64,3 +64,6 @@ series_checkout() {
 series_make() {
 	TREE=$SERIES_WT OBJ=$SERIES_WT/obj kmake "$@"
 }
+
+# tap_comment: copy stdin to stdout as TAP comment lines ("# ...").
+tap_comment() { sed 's/^/# /'; }

@@ -17,11 +17,14 @@ if [ "${1:-}" = --help ]; then
 fi
 source "$(dirname "$0")/env.sh"
 
-tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -1 || true)
+tarballs=(/usr/src/linux-source-6.12.tar.*)
+tarball=
+[ ! -e "${tarballs[0]}" ] || tarball=${tarballs[0]}
 if [ -n "${KERNEL_SRC:-}" ]; then
 	src=$(realpath "$KERNEL_SRC")
-	[ -f "$src/Makefile" ] && [ -d "$src/kernel/sched" ] ||
+	if [ ! -f "$src/Makefile" ] || [ ! -d "$src/kernel/sched" ]; then
 		die "KERNEL_SRC=$KERNEL_SRC is not a kernel source tree"
+	fi
 	src_id="dir:$src"
 	[ -d "$src/.git" ] && src_id+=":$(git -C "$src" rev-parse HEAD)"
 else

@@ -8,8 +8,8 @@
 # output and verdict to build/guest-MODE/ over 9p. No verdict (panic, hang,
 # timeout, QEMU failure) is a failure, and so is any kernel splat on the
 # console. VARIANT=debug boots the debug kernel. Environment: SP_TIMEOUT (s, default 900), SP_SMP (2),
-# SP_MEM (1024M), SP_APPEND (extra kernel arguments), SP_INJECT
-# (fail|panic|hang: show that each one fails the run), SP_KERNEL (bzImage),
+# SP_MEM (1024M), SP_APPEND (extra kernel arguments), SP_INJECT (a planted
+# fault that must fail the run: see scripts/guest/init), SP_KERNEL (bzImage),
 # SP_QEMU_ARGS (extra QEMU arguments).
 set -euo pipefail
 mode=${1:-}
@@ -34,6 +34,7 @@ fi
 append="console=ttyS0 panic=-1 loglevel=5 sp.mode=$mode"
 [ -z "${SP_INJECT:-}" ] || append+=" sp.inject=$SP_INJECT"
 append+=" ${SP_APPEND:-}"
+# shellcheck disable=SC2054,SC2206 # commas are QEMU's; SP_QEMU_ARGS is words
 qemu=(qemu-system-x86_64 -accel "$accel" -smp "${SP_SMP:-2}" -m "${SP_MEM:-1024M}"
       -kernel "$kernel" -initrd "$initrd" -append "$append"
       -no-reboot -display none -monitor none
@@ -52,14 +53,13 @@ set -e
 note "guest ran $((SECONDS - start)) s (QEMU exit status $qemu_rc)"
 
 fail=0
-# The console, and the whole kernel log the guest saved at the end. Every
-# report starts so: lockdep's with WARNING:, BUG: or INFO:, the sanitizers'
-# with BUG: KASAN:, UBSAN:, BUG: KCSAN:.
-splats=$(grep -HnE 'BUG:|WARNING:|INFO: |Oops|Call Trace|UBSAN:|KASAN:|KCSAN:|Kernel panic' \
-	"$out/console.log" $([ ! -f "$out/share/dmesg.txt" ] || echo "$out/share/dmesg.txt") || true)
-if [ -n "$splats" ]; then
+# The console and the whole kernel log that the guest saved after its
+# settle step: any report there (scripts/scan-splats.sh) fails the run.
+logs=("$out/console.log")
+[ ! -f "$out/share/dmesg.txt" ] || logs+=("$out/share/dmesg.txt")
+if ! splats=$("$REPO/scripts/scan-splats.sh" "${logs[@]}"); then
 	echo "kernel splat in the guest's kernel log ($out/):" >&2
-	echo "$splats" | head -40 >&2
+	head -40 <<<"$splats" >&2
 	fail=1
 fi
 if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then

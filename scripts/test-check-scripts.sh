@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Test the checks themselves: each planted fault must give the verdict
+# written next to it. TAP on stdout, one result per case:
+#  - count-tap.py on every scripts/tests/count-tap/*.tap, whose
+#    "# expect: P F S" line is the verdict it must print (and
+#    "# manifest: VARIANT" names the variant of that directory's manifest);
+#  - scan-splats.sh on each line of scripts/tests/splats/reports.txt (each
+#    must be flagged) and on clean.txt (nothing may be);
+#  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
+#    text is new, moved lines are not);
+#  - selftests/manifest names every TEST of the suite, for the main kernel.
+set -euo pipefail
+if [ "${1:-}" = --help ]; then
+	sed -n '2,12s/^# \{0,1\}//p' "$0"
+	exit 0
+fi
+source "$(dirname "$0")/env.sh"
+t=$REPO/scripts/tests
+n=0 rc=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
+}
+
+for f in "$t"/count-tap/*.tap; do
+	want=$(sed -n 's/^# expect: //p' "$f")
+	variant=$(sed -n 's/^# manifest: //p' "$f")
+	args=()
+	[ -z "$variant" ] || args=(--manifest "$t/count-tap/manifest" --variant "$variant")
+	got=$("$REPO/scripts/count-tap.py" "${args[@]}" "$f" 2>/dev/null) || got="exit $?"
+	[ "$got" = "$want" ] || echo "# got '$got', want '$want'"
+	result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "count-tap.py $(basename "$f"): $want"
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+missed=0 lines=0
+while IFS= read -r line; do
+	[[ $line == \#* ]] && continue
+	lines=$((lines + 1))
+	printf '%s\n' "$line" >"$tmp/one.log"
+	if "$REPO/scripts/scan-splats.sh" "$tmp/one.log" >/dev/null; then
+		echo "# not flagged: $line"
+		missed=$((missed + 1))
+	fi
+done <"$t/splats/reports.txt"
+result "$missed" "scan-splats.sh flags each of $lines report lines"
+out=$("$REPO/scripts/scan-splats.sh" "$t/splats/clean.txt") || tap_comment <<<"$out"
+result "$([ -z "$out" ] && echo 0 || echo 1)" "scan-splats.sh passes a clean log"
+
+w=$t/warnings
+out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
+result "$([ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"wrong count at exit" ]] && echo 0 || echo 1)" \
+	"new-warnings.sh: a third instance of a text pristine has twice is new"
+out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-moved.log") || true
+result "$([ -z "$out" ] && echo 0 || echo 1)" "new-warnings.sh: moved warnings are not new"
+
+# Every TEST of the suite must be in the manifest for the main kernel.
+src=$REPO/selftests/sched_points
+unlisted=0
+for c in "$src"/*_test.c; do
+	prog=$(basename "$c" .c)
+	while read -r name; do
+		grep -qE "^[^|]*\<main\>[^|]*\| *kselftests / selftests: sched_points: $prog / $name *(\||$)" \
+			"$REPO/selftests/manifest" || { echo "# not in selftests/manifest: $prog / $name"; unlisted=$((unlisted + 1)); }
+	done < <(tr '\n' ' ' <"$c" | grep -oE '\<TEST(_F(_TIMEOUT)?)?\( *[a-z0-9_]+(, *[a-z0-9_]+)?' |
+		sed -E 's/^TEST\( *([a-z0-9_]+)$/global.\1/; s/^TEST_F[_A-Z]*\( *([a-z0-9_]+), *([a-z0-9_]+)$/\1.\2/')
+done
+result "$unlisted" "selftests/manifest lists every TEST of selftests/sched_points for main"
+echo "1..$n"
+exit $rc
