@@ -4,13 +4,19 @@
 # in a second work tree (build/series-check). TAP on stdout, one result
 # per patch: it fails when vmlinux does not build, when the patch's own
 # option is not on, or when the build warns about a file the series touches.
+# A prefix that passed before with the same tree, config, compiler and
+# scripts is not built again (scripts/result-cache.sh): "(cached)".
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	sed -n '2,6s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
+source "$REPO/scripts/result-cache.sh"
 "$REPO/scripts/prepare-tree.sh" >&2
+ref=$(series_reference_config)
+# What every prefix's result depends on besides its own tree.
+common=$({ toolchain_id; cat "$ref"; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
 touched=$(git -C "$TREE" diff --name-only pristine HEAD | paste -sd'|')
 n=0 rc=0
 for commit in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
@@ -18,6 +24,12 @@ for commit in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
 	subject=$(git -C "$TREE" log -1 --format=%s "$commit")
 	log=$SERIES_WT/obj/bisect-$n.log
 	start=$SECONDS
+	key=$(printf 'bisect %s %s %s\n' "$common" "$(git -C "$TREE" rev-parse "$commit^{tree}")" \
+		"$touched" | result_key)
+	if result_get "$key" >/dev/null; then
+		echo "ok $n - builds: $subject (cached)"
+		continue
+	fi
 	series_checkout "$commit"
 	why=
 	if ! grep -q '^CONFIG_SCHED_POINTS=y' "$SERIES_WT/obj/.config"; then
@@ -30,6 +42,7 @@ for commit in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
 	echo "# $subject: $((SECONDS - start)) s"
 	if [ -z "$why" ]; then
 		echo "ok $n - builds: $subject"
+		echo "$subject" | result_put "$key"
 	else
 		grep -E 'error|warning' "$log" | head -20 | sed 's/^/# /'
 		echo "not ok $n - builds: $subject: $why (log: $log)"

@@ -38,22 +38,30 @@ kmake() {
 # warnings-check.sh): the developer's tree and its HEAD stay untouched.
 SERIES_WT=${SERIES_WT:-$BUILD/series-check}
 
-# series_checkout COMMIT: check COMMIT out in $SERIES_WT and configure it
-# from the reference config (the kernel's config plus the KUnit tests),
-# so that every file of the series is compiled.
-series_checkout() {
+# series_reference_config: print the path of the reference config (the
+# kernel's config plus the KUnit tests, so that every file of the series
+# is compiled), made from the kernel's fragments when missing or stale.
+series_reference_config() {
 	local ref=$SERIES_WT/reference.config
 	if [ ! -e "$SERIES_WT/.git" ]; then
 		git -C "$TREE" worktree prune
 		git -C "$TREE" worktree add -q --detach "$SERIES_WT" pristine
 	fi
+	VARIANT='' OBJ=$TREE/obj "$REPO/scripts/configure-kernel.sh" >&2
 	if [ ! -f "$ref" ] || [ "$TREE/obj/.config" -nt "$ref" ]; then
-		VARIANT='' OBJ=$TREE/obj "$REPO/scripts/configure-kernel.sh"
 		cp "$TREE/obj/.config" "$ref.tmp"
 		"$TREE/scripts/config" --file "$ref.tmp" --enable KUNIT \
 			--enable SCHED_POINTS_KUNIT_TEST
 		mv "$ref.tmp" "$ref"
 	fi
+	echo "$ref"
+}
+
+# series_checkout COMMIT: check COMMIT out in $SERIES_WT and configure it
+# from the reference config.
+series_checkout() {
+	local ref
+	ref=$(series_reference_config)
 	git -C "$SERIES_WT" checkout -q --detach "$1"
 	mkdir -p "$SERIES_WT/obj"
 	cp "$ref" "$SERIES_WT/obj/.config"

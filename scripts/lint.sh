@@ -4,6 +4,7 @@
 # every file the series adds or changes (a changed file may not gain a
 # warning over pristine), shellcheck on every script, and the tool's
 # cppcheck/clang-tidy. Every checker is required (install-deps.sh).
+# shellcheck disable=SC2317 # the check functions are called through check()
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	sed -n '2,4s/^# \{0,1\}//p' "$0"
@@ -13,27 +14,48 @@ source "$(dirname "$0")/env.sh"
 [ -f "$TREE/scripts/checkpatch.pl" ] || "$REPO/scripts/prepare-tree.sh" >&2
 # checkpatch's spdxcheck needs Debian's python3 with python3-ply.
 export PATH=/usr/bin:$PATH
+source "$REPO/scripts/result-cache.sh"
 n=0 rc=0
 result() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
 }
-for tool in codespell shellcheck; do
+# check NAME KEY COMMAND...: COMMAND prints what it finds (nothing: pass).
+# A pass is kept under KEY, the hash of every input of the check.
+check() {
+	local name=$1 key out
+	key=$(result_key <<<"$2")
+	shift 2
+	if result_get "$key" >/dev/null; then
+		result 0 "$name (cached)"
+		return
+	fi
+	out=$("$@" 2>&1) || true
+	[ -z "$out" ] || tap_comment <<<"$out"
+	result "$([ -z "$out" ] && echo 0 || echo 1)" "$name"
+	[ -n "$out" ] || echo "$name" | result_put "$key"
+}
+for tool in codespell shellcheck cppcheck clang-tidy; do
 	command -v "$tool" >/dev/null || die "$tool is missing (scripts/install-deps.sh)"
 done
-for p in "$REPO"/patches/*.patch; do
+tools=$({ toolchain_id; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
+
+checkpatch() {
 	# Absolute paths: checkpatch misreads some relative ones as files.
-	out=$("$TREE/scripts/checkpatch.pl" --strict --codespell --quiet --no-tree \
-		"$(realpath "$p")" 2>&1) || true
-	[ -z "$out" ] || tap_comment <<<"$out"
-	result "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict $(basename "$p")"
+	"$TREE/scripts/checkpatch.pl" --strict --codespell --quiet --no-tree "$(realpath "$1")"
+}
+checkpatch_id=$(cd "$TREE/scripts" && script_id checkpatch.pl spelling.txt const_structs.checkpatch)
+for p in "$REPO"/patches/*.patch; do
+	check "checkpatch --strict $(basename "$p")" \
+		"$(result_key <"$p")$tools$checkpatch_id" checkpatch "$p"
 done
+
 # kernel-doc: an added file must be clean, a changed one may not gain a
 # warning (counted per text, scripts/new-warnings.sh).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mapfile -t changed < <(cd "$TREE" && git diff --name-only --diff-filter=AM pristine HEAD -- '*.c' '*.h')
-for f in "${changed[@]}"; do
+kernel_doc() {
+	local f=$1
 	mkdir -p "$tmp/pristine/$(dirname "$f")"
 	: >"$tmp/before.log"
 	if git -C "$TREE" cat-file -e "pristine:$f" 2>/dev/null; then
@@ -41,13 +63,15 @@ for f in "${changed[@]}"; do
 		(cd "$tmp/pristine" && "$TREE/scripts/kernel-doc" -none -Wall "$f") >"$tmp/before.log" 2>&1 || true
 	fi
 	(cd "$TREE" && scripts/kernel-doc -none -Wall "$f") >"$tmp/after.log" 2>&1 || true
-	if new=$("$REPO/scripts/new-warnings.sh" "$tmp/before.log" "$tmp/after.log"); then
-		result 0 "kernel-doc $f ($(grep -c 'warning:' "$tmp/before.log" || true) in pristine)"
-	else
-		tap_comment <<<"$new"
-		result 1 "kernel-doc $f: $(wc -l <<<"$new") new warnings"
-	fi
+	"$REPO/scripts/new-warnings.sh" "$tmp/before.log" "$tmp/after.log" || true
+}
+kernel_doc_id=$(script_id "$TREE/scripts/kernel-doc" "$REPO/scripts/new-warnings.sh")
+mapfile -t changed < <(cd "$TREE" && git diff --name-only --diff-filter=AM pristine HEAD -- '*.c' '*.h')
+for f in "${changed[@]}"; do
+	check "kernel-doc $f" "$(git -C "$TREE" rev-parse "pristine:$f" "HEAD:$f" 2>/dev/null |
+		result_key)$tools$kernel_doc_id" kernel_doc "$f"
 done
+
 # Every script through shellcheck, no finding (a disable names its reason).
 mapfile -t scripts < <(cd "$REPO" && { ls scripts/*.sh scripts/guest/* tools/*/tests/*.sh; } 2>/dev/null)
 for f in "${scripts[@]}"; do
@@ -55,11 +79,12 @@ for f in "${scripts[@]}"; do
 	[ -z "$out" ] || tap_comment <<<"$out"
 	result "$([ -z "$out" ] && echo 0 || echo 1)" "shellcheck $f"
 done
-if make -s -C "$REPO/tools/schedpoints" lint >"$BUILD/tool-lint.log" 2>&1; then
-	result 0 "tools/schedpoints: cppcheck and clang-tidy"
-else
-	sed 's/^/# /' "$BUILD/tool-lint.log" | tail -20
-	result 1 "tools/schedpoints: cppcheck and clang-tidy"
-fi
+
+tool_lint() {
+	make -s -C "$REPO/tools/schedpoints" lint >"$BUILD/tool-lint.log" 2>&1 ||
+		tail -20 "$BUILD/tool-lint.log"
+}
+check "tools/schedpoints: cppcheck and clang-tidy" "$(cd "$REPO/tools/schedpoints" &&
+	cat Makefile ./*.c ./*.h | result_key)$tools$({ cppcheck --version; clang-tidy --version; } | result_key)" tool_lint
 echo "1..$n"
 exit $rc

@@ -4,6 +4,8 @@
 # result per checker and touched source file; a file fails when it has a
 # warning (or a sparse error) that the pristine tree does not have, counted
 # per text (scripts/new-warnings.sh: a new instance of an old text is new).
+# A passing result is kept by the hash of both trees, the config, the
+# checkers' versions and these scripts, and replayed as "(cached)".
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	sed -n '2,6s/^# \{0,1\}//p' "$0"
@@ -12,8 +14,16 @@ fi
 source "$(dirname "$0")/env.sh"
 "$REPO/scripts/prepare-tree.sh" >&2
 command -v sparse >/dev/null || die "sparse is missing (scripts/install-deps.sh)"
+source "$REPO/scripts/result-cache.sh"
 mapfile -t files < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.c' '*.h')
 out=$SERIES_WT/obj
+key=$({ echo warnings; git -C "$TREE" rev-parse 'pristine^{tree}' 'HEAD^{tree}'
+	toolchain_id; cat "$(series_reference_config)"
+	script_id "$0" "$REPO/scripts/new-warnings.sh" "$REPO/scripts/env.sh"; } | result_key)
+if result_get "$key" >/dev/null; then
+	result_get "$key" | sed 's/^ok .*/& (cached)/'
+	exit 0
+fi
 
 # warnings COMMIT: build the touched .c files that exist at COMMIT with
 # W=1 and sparse; the log is $out/warnings-COMMIT.log.
@@ -42,6 +52,7 @@ only() {
 	fi || true
 }
 n=0 rc=0
+exec 3>"$out/warnings.tap"
 for f in "${files[@]}"; do
 	for checker in sparse W=1; do
 		only "$f" "$checker" "$out/warnings-pristine.log" >"$out/before.log"
@@ -49,13 +60,16 @@ for f in "${files[@]}"; do
 		old=$(wc -l <"$out/before.log")
 		n=$((n + 1))
 		if new=$("$REPO/scripts/new-warnings.sh" "$out/before.log" "$out/after.log"); then
-			echo "ok $n - $checker $f: no new warnings ($old in pristine)"
+			echo "ok $n - $checker $f: no new warnings ($old in pristine)" >&3
 		else
-			tap_comment <<<"$new"
-			echo "not ok $n - $checker $f: $(wc -l <<<"$new") new warnings"
+			tap_comment <<<"$new" >&3
+			echo "not ok $n - $checker $f: $(wc -l <<<"$new") new warnings" >&3
 			rc=1
 		fi
 	done
 done
-echo "1..$n"
+exec 3>&-
+echo "1..$n" >>"$out/warnings.tap"
+cat "$out/warnings.tap"
+[ "$rc" != 0 ] || result_put "$key" <"$out/warnings.tap"
 exit $rc
