@@ -17,9 +17,10 @@ source "$REPO/scripts/result-cache.sh"
 ref=$(series_reference_config)
 # What every prefix's result depends on besides its own tree.
 common=$({ toolchain_id; cat "$ref"; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
-touched=$(git -C "$TREE" diff --name-only pristine HEAD | paste -sd'|')
+head=${SERIES_HEAD:-HEAD}
+touched=$(git -C "$TREE" diff --name-only pristine "$head" | paste -sd'|')
 n=0 rc=0
-for commit in $(git -C "$TREE" rev-list --reverse pristine..HEAD); do
+for commit in $(git -C "$TREE" rev-list --reverse "pristine..$head"); do
 	n=$((n + 1))
 	subject=$(git -C "$TREE" log -1 --format=%s "$commit")
 	log=$SERIES_WT/obj/bisect-$n.log

@@ -7,9 +7,10 @@
 # console goes to build/guest-MODE/console.log; the guest writes its
 # output and verdict to build/guest-MODE/ over 9p. No verdict (panic, hang,
 # timeout, QEMU failure) is a failure, and so is any kernel splat on the
-# console. VARIANT=debug boots the debug kernel. Environment: SP_TIMEOUT (s, default 900), SP_SMP (2),
-# SP_MEM (1024M), SP_APPEND (extra kernel arguments), SP_INJECT (a planted
-# fault that must fail the run: see scripts/guest/init), SP_KERNEL (bzImage),
+# console. VARIANT=debug boots the debug kernel. Environment: SP_TIMEOUT
+# (s, default 900), SP_SMP (2), SP_OUT (the output directory), SP_MEM
+# (1024M), SP_APPEND (extra kernel arguments), SP_INJECT (a planted fault
+# that must fail the run: see scripts/guest/init), SP_KERNEL (bzImage),
 # SP_QEMU_ARGS (extra QEMU arguments).
 set -euo pipefail
 mode=${1:-}
@@ -23,7 +24,7 @@ kernel=${SP_KERNEL:-$OBJ/arch/x86/boot/bzImage}
 initrd=${SP_INITRD:-$OBJ/initramfs.cpio.gz}
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
-out=$BUILD/guest-$mode${VARIANT:+-$VARIANT}
+out=${SP_OUT:-$BUILD/guest-$mode${VARIANT:+-$VARIANT}}
 rm -rf "$out"
 mkdir -p "$out/share"
 accel=${SP_ACCEL:-tcg,thread=single}
