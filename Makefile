@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check check-main check-kcsan bisect-check warnings lint series bench kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help demo check check-main check-kcsan bisect-check test-cache warnings lint series bench kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -13,6 +13,7 @@ help:
 	@echo "make check-main      make check without the debug kernel (quicker)"
 	@echo "make check-kcsan     the concurrency tests on a KCSAN kernel (build/linux/obj-debug-kcsan)"
 	@echo "make bisect-check    every prefix of the series builds (build/series-check)"
+	@echo "make test-cache      change one patch on a scratch branch: only later prefixes rebuild"
 	@echo "make warnings        sparse and W=1 on the series' files, against the pristine tree"
 	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
@@ -20,7 +21,8 @@ help:
 	@echo "make tree            make the kernel work tree (build/linux) from patches/"
 	@echo "make export-patches  write the tree's commits back to patches/"
 	@echo "make shell           an interactive guest on this console"
-	@echo "Variables: KERNEL_SRC=DIR (another 6.12.y tree), SP_INJECT=fail|panic|hang"
+	@echo "Variables: KERNEL_SRC=DIR (another 6.12.y tree),"
+	@echo "           SP_INJECT=fail|partial|missing|skip|late|panic|hang (a fault that must fail)"
 
 demo:
 	$(S)/demo.sh
@@ -43,6 +45,9 @@ check-kcsan:
 
 bisect-check:
 	$(S)/bisect-check.sh
+
+test-cache:
+	$(S)/test-result-cache.sh
 
 warnings:
 	$(S)/warnings-check.sh
