@@ -36,8 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <grp.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -68,6 +70,7 @@
 #define NS		((unsigned long long)N_SLEEPS)
 
 #define KPTR_RESTRICT	"/proc/sys/kernel/kptr_restrict"
+#define PERF_PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 #define TAINTED		"/proc/sys/kernel/tainted"
 #define LOCKDEP_STATS	"/proc/lockdep_stats"
 #define SP_MOD_SLEEP	SP_DEBUGFS "/sched_points_test/sleep"
@@ -91,8 +94,6 @@
 #define OFFCPU_MIN_NS	((unsigned long long)OFFCPU_US * 1000 - OFFCPU_SLACK_NS)
 /* Far more than 10 sleeps of 20 ms, even on a starved TCG vCPU. */
 #define OFFCPU_MAX_NS	10000000000ULL
-/* A sched_yield() is off the CPU for a time slice at most, not a sleep. */
-#define YIELD_MEAN_MAX_NS	5000000ULL
 
 /* Per-test timeouts (s), generous for a TCG guest. */
 #define T_SHORT		60
@@ -577,9 +578,47 @@ FIXTURE(sp) {
 	int saved_kptr;
 	bool module_loaded;
 	int offline_cpu;		/* taken offline by the test, or -1 */
+	pid_t spinner;			/* a CPU hog to kill, or -1 */
 	bool failslab_saved;		/* failslab[] holds what to put back */
 	char failslab[8][32];		/* one per failslab_attrs[] */
+	bool paranoid_saved;		/* saved_paranoid is to be put back */
+	long long saved_paranoid;
+	int nr_chmod;			/* files whose mode a test changed */
+	struct {
+		const char *path;
+		mode_t mode;
+	} chmod_saved[4];
 };
+
+/* chmod @path to @mode, remembering the mode teardown puts back. */
+static int sp_chmod(FIXTURE_DATA(sp) *self, const char *path, mode_t mode)
+{
+	struct stat st;
+	int n = self->nr_chmod;
+
+	if (n >= (int)ARRAY_SIZE(self->chmod_saved))
+		return -ENOSPC;
+	if (stat(path, &st))
+		return -errno;
+	self->chmod_saved[n].path = path;
+	self->chmod_saved[n].mode = st.st_mode & 07777;
+	self->nr_chmod++;
+	return chmod(path, mode) ? -errno : 0;
+}
+
+/* Put back the modes sp_chmod() changed, last first. 0 or -errno. */
+static int sp_chmod_restore(FIXTURE_DATA(sp) *self)
+{
+	int ret = 0;
+
+	while (self->nr_chmod > 0) {
+		self->nr_chmod--;
+		if (chmod(self->chmod_saved[self->nr_chmod].path,
+			  self->chmod_saved[self->nr_chmod].mode))
+			ret = -errno;
+	}
+	return ret;
+}
 
 /* Switch the preemption model, remembering the one to put back. */
 static int switch_preempt_model(FIXTURE_DATA(sp) *self, const char *model)
@@ -604,13 +643,16 @@ FIXTURE_SETUP(sp)
 	self->saved_preempt[0] = '\0';
 	self->module_loaded = false;
 	self->offline_cpu = -1;
+	self->spinner = -1;
 	self->failslab_saved = false;
+	self->paranoid_saved = false;
+	self->nr_chmod = 0;
 
 	if (geteuid() != 0)
-		SKIP(return, "must be run as root");
+		SP_SKIP(return, "must be run as root");
 	if (access(SP_PROC, F_OK))
-		SKIP(return, "%s missing: kernel built without CONFIG_SCHED_POINTS",
-		     SP_PROC);
+		SP_SKIP(return, "%s missing: kernel built without CONFIG_SCHED_POINTS",
+			SP_PROC);
 	if (access(SP_DIR, F_OK))
 		mount("debugfs", SP_DEBUGFS, "debugfs", 0, NULL);
 	ASSERT_EQ(0, access(SP_ENABLE, F_OK))
@@ -643,6 +685,11 @@ FIXTURE_TEARDOWN(sp)
 	char s[16], m[32];
 	int ret;
 
+	/* a CPU hog left by a failed test goes first */
+	if (self->spinner > 0) {
+		kill(self->spinner, SIGKILL);
+		waitpid(self->spinner, NULL, 0);
+	}
 	/* a CPU a test took offline comes back first */
 	if (self->offline_cpu >= 0) {
 		ret = cpu_set_online(self->offline_cpu, true);
@@ -658,6 +705,13 @@ FIXTURE_TEARDOWN(sp)
 		snprintf(s, sizeof(s), "%d", self->saved_kptr);
 		EXPECT_EQ(0, sp_write(KPTR_RESTRICT, s));
 	}
+	if (self->paranoid_saved) {
+		snprintf(s, sizeof(s), "%lld", self->saved_paranoid);
+		EXPECT_EQ(0, sp_write(PERF_PARANOID, s));
+	}
+	if (self->nr_chmod)
+		EXPECT_EQ(0, sp_chmod_restore(self))
+			TH_LOG("file modes not put back: %s", strerror(errno));
 	if (self->saved_preempt[0] &&
 	    (read_preempt_model(m, sizeof(m)) ||
 	     strcmp(m, self->saved_preempt)))
@@ -742,7 +796,7 @@ TEST_F_TIMEOUT(sp, module_point, T_LONG)
 	size_t i;
 
 	if (sp_module_path(path, sizeof(path)))
-		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
 
 	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
 	ret = sp_module_load(path);
@@ -1389,8 +1443,15 @@ TEST_F_TIMEOUT(sp, bad_writes_kinds, T_SHORT)
 }
 
 /*
- * Bad writes from several threads at once, to every writable file, while
- * the test task counts: each one refused, nothing changed, nothing reset.
+ * Bad writes from several threads at once, to every writable file: each
+ * one refused, and nothing changed -- in particular nothing reset, even by
+ * a write that then returns -EINVAL.  Checked twice:
+ *  - accounting on, with time and kinds on too: the writers race with
+ *    live counting.  The test thread does not nanosleep while they write
+ *    (it waits in pthread_join(), a futex), so its do_nanosleep line must
+ *    read exactly the same afterwards; after a reset it would be gone.
+ *  - accounting off: nothing is counted, so all of /proc/sched_points
+ *    (summary and every line) and all of stats must read the same.
  */
 #define CW_THREADS	4
 #define CW_SECONDS	2
@@ -1409,26 +1470,26 @@ static const struct sp_input cw_bad[] = {
 struct cw_writer {
 	pthread_t thread;
 	int id;
-	const bool *stop;
+	bool enabled;		/* accounting on while we write */
+	double end;		/* sp_now() to stop at */
 	unsigned long writes;
 	unsigned long wrong;
 	char first_wrong[192];	/* the first unexpected result */
 };
 
-/* The errors a bad write to @path may get while accounting is on. */
+/* The errors a bad write to @path may get. */
 static bool cw_expected(const char *path, const struct sp_input *in,
-			ssize_t r)
+			ssize_t r, bool enabled)
 {
 	if (r == -EINVAL)
 		return true;
 	/* /proc/sched_points has no pwrite(): see check_bad_resets() */
 	if (r == -ESPIPE && in->off > 0 && !strcmp(path, SP_PROC))
 		return true;
-	/* these refuse any write while accounting is on */
-	return r == -EBUSY && (!strcmp(path, SP_ENTRIES) ||
-			       !strcmp(path, SP_MODE) ||
-			       !strcmp(path, SP_TIME) ||
-			       !strcmp(path, SP_KINDS));
+	/* these refuse any write while accounting is on, and only then */
+	return enabled && r == -EBUSY &&
+	       (!strcmp(path, SP_ENTRIES) || !strcmp(path, SP_MODE) ||
+		!strcmp(path, SP_TIME) || !strcmp(path, SP_KINDS));
 }
 
 static void *cw_write_loop(void *arg)
@@ -1439,60 +1500,63 @@ static void *cw_write_loop(void *arg)
 	char shown[128];
 	ssize_t r;
 
-	for (n = w->id; !__atomic_load_n(w->stop, __ATOMIC_RELAXED); n++) {
+	for (n = w->id; sp_now() < w->end; n++) {
 		const char *path = cw_files[n % nf];
 		const struct sp_input *in = &cw_bad[(n / nf) % nb];
 
 		r = sp_write_input(path, in, shown, sizeof(shown));
 		w->writes++;
-		if (!cw_expected(path, in, r) && !w->wrong++)
+		if (!cw_expected(path, in, r, w->enabled) && !w->wrong++)
 			snprintf(w->first_wrong, sizeof(w->first_wrong),
 				 "%s: write %s: %zd", path, shown, r);
 	}
 	return NULL;
 }
 
-TEST_F_TIMEOUT(sp, bad_writes_concurrent, T_SHORT)
+/*
+ * CW_THREADS writers for CW_SECONDS; every result must be expected.  The
+ * calling thread only waits in pthread_join(): no nanosleep of its own.
+ */
+static void cw_run(struct __test_metadata *_metadata, bool enabled)
 {
 	struct cw_writer w[CW_THREADS] = {};
-	unsigned long long c0, c, val, entries;
 	unsigned long writes = 0;
-	char mode[SP_WORD_MAX];
-	bool stop = false;
-	double end;
-	int i;
-
-	/* time and kinds on (not the fixture's), and counts to lose */
-	ASSERT_EQ(0, sp_configure("caller", 1, 1));
-	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &entries));
-	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
-	c0 = own_count(_metadata);
-	ASSERT_GE(c0, NS);
+	double end = sp_now() + CW_SECONDS;
+	int i, n = 0;
 
 	for (i = 0; i < CW_THREADS; i++) {
 		w[i].id = i;
-		w[i].stop = &stop;
-		ASSERT_EQ(0, pthread_create(&w[i].thread, NULL, cw_write_loop,
-					    &w[i]));
+		w[i].enabled = enabled;
+		w[i].end = end;
+		if (pthread_create(&w[i].thread, NULL, cw_write_loop, &w[i]))
+			break;
+		n++;
 	}
-	/* keep counting while they write */
-	end = sp_now() + CW_SECONDS;
-	while (sp_now() < end)
-		sp_nanosleep_n(1, SLEEP_US);
-	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
-	for (i = 0; i < CW_THREADS; i++) {
-		ASSERT_EQ(0, pthread_join(w[i].thread, NULL));
+	for (i = 0; i < n; i++) {
+		pthread_join(w[i].thread, NULL);
 		EXPECT_EQ(0UL, w[i].wrong)
-			TH_LOG("writer %d: %lu unexpected, first %s", i,
-			       w[i].wrong, w[i].first_wrong);
+			TH_LOG("accounting %s, writer %d: %lu unexpected, first %s",
+			       enabled ? "on" : "off", i, w[i].wrong,
+			       w[i].first_wrong);
 		writes += w[i].writes;
 	}
-	TH_LOG("%d writers: %lu bad writes to %zu files in %d s", CW_THREADS,
-	       writes, ARRAY_SIZE(cw_files), CW_SECONDS);
+	ASSERT_EQ(CW_THREADS, n) TH_LOG("pthread_create failed");
+	TH_LOG("accounting %s: %d writers, %lu bad writes to %zu files in %d s",
+	       enabled ? "on" : "off", CW_THREADS, writes,
+	       ARRAY_SIZE(cw_files), CW_SECONDS);
 	EXPECT_GE(writes, (unsigned long)(CW_THREADS * ARRAY_SIZE(cw_files)));
+}
+
+/* The control files read what the test set. */
+static void cw_check_controls(struct __test_metadata *_metadata,
+			      unsigned long long enabled,
+			      unsigned long long entries)
+{
+	unsigned long long val;
+	char mode[SP_WORD_MAX];
 
 	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &val));
-	EXPECT_EQ(1ULL, val);
+	EXPECT_EQ(enabled, val);
 	ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
 	EXPECT_STREQ("caller", mode);
 	ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
@@ -1501,9 +1565,128 @@ TEST_F_TIMEOUT(sp, bad_writes_concurrent, T_SHORT)
 	EXPECT_EQ(1ULL, val);
 	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &val));
 	EXPECT_EQ(entries, val);
-	c = own_count(_metadata);
-	EXPECT_GT(c, c0) TH_LOG("counts lost or not counting: %llu then %llu",
-				c0, c);
+}
+
+/* Order of lines by every printed field, to compare two reads. */
+static int cw_cmp_entry(const void *a, const void *b)
+{
+	const struct sp_entry *x = a, *y = b;
+	int c;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	c = strcmp(x->symbol, y->symbol);
+	if (c)
+		return c;
+	if (x->count != y->count)
+		return x->count < y->count ? -1 : 1;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? -1 : 1;
+	if (x->max_ns != y->max_ns)
+		return x->max_ns < y->max_ns ? -1 : 1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return strcmp(x->comm_raw, y->comm_raw);
+}
+
+/* Do two reads of /proc/sched_points show the same? Logs the first change. */
+static bool cw_same_view(struct __test_metadata *_metadata,
+			 struct sp_view *a, struct sp_view *b)
+{
+	size_t i;
+
+	if (a->enabled != b->enabled || a->capacity != b->capacity ||
+	    a->used != b->used || a->entries != b->entries ||
+	    a->dropped != b->dropped || a->time != b->time ||
+	    a->kinds != b->kinds || strcmp(a->mode, b->mode)) {
+		TH_LOG("summary changed: enabled %llu->%llu capacity %llu->%llu used %llu->%llu entries %llu->%llu dropped %llu->%llu mode %s->%s time %llu->%llu kinds %llu->%llu",
+		       a->enabled, b->enabled, a->capacity, b->capacity,
+		       a->used, b->used, a->entries, b->entries, a->dropped,
+		       b->dropped, a->mode, b->mode, a->time, b->time,
+		       a->kinds, b->kinds);
+		return false;
+	}
+	qsort(a->e, a->nr, sizeof(*a->e), cw_cmp_entry);
+	qsort(b->e, b->nr, sizeof(*b->e), cw_cmp_entry);
+	for (i = 0; i < a->nr; i++) {
+		if (cw_cmp_entry(&a->e[i], &b->e[i])) {
+			TH_LOG("line changed: pid %u %s count %llu at %s, then pid %u %s count %llu at %s",
+			       a->e[i].pid, sp_kind_name(a->e[i].kind),
+			       a->e[i].count, a->e[i].symbol, b->e[i].pid,
+			       sp_kind_name(b->e[i].kind), b->e[i].count,
+			       b->e[i].symbol);
+			return false;
+		}
+	}
+	return true;
+}
+
+TEST_F_TIMEOUT(sp, bad_writes_concurrent, T_SHORT)
+{
+	unsigned long long entries;
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_entry before;
+	struct sp_stats st0, st1;
+	struct sp_view v0, v1;
+	pid_t me = gettid();
+	size_t i;
+	int lines;
+
+	/* on, time and kinds on (not the fixture's), and a line of ours */
+	ASSERT_EQ(0, sp_configure("caller", 1, 1));
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &entries));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v0, err)) TH_LOG("%s", err);
+	e = sp_find(&v0, me, sp_is_nanosleep);
+	ASSERT_NE(NULL, e) log_lines(_metadata, &v0, me);
+	before = *e;
+	sp_view_free(&v0);
+	ASSERT_GE(before.count, NS);
+
+	cw_run(_metadata, true);
+	cw_check_controls(_metadata, 1, entries);
+	/* we did not sleep in nanosleep since: the very same line */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v1, err)) TH_LOG("%s", err);
+	EXPECT_EQ(before.count, sp_count(&v1, me, sp_is_nanosleep, &lines))
+		TH_LOG("our do_nanosleep count was %llu: reset by a bad write?",
+		       before.count);
+	EXPECT_EQ(1, lines);
+	e = sp_find(&v1, me, sp_is_nanosleep);
+	if (e) {
+		EXPECT_EQ(before.total_ns, e->total_ns);
+		EXPECT_EQ(before.max_ns, e->max_ns);
+		EXPECT_STREQ(before.symbol, e->symbol);
+	}
+	sp_view_free(&v1);
+
+	/* off: nothing counts, so nothing at all may change */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v0, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_stats(&st0, err)) TH_LOG("%s", err);
+	ASSERT_NE(NULL, sp_find(&v0, me, sp_is_nanosleep));
+
+	cw_run(_metadata, false);
+	cw_check_controls(_metadata, 0, entries);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v1, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_stats(&st1, err)) TH_LOG("%s", err);
+	EXPECT_EQ(v0.nr, v1.nr) TH_LOG("lines: %zu, then %zu", v0.nr, v1.nr);
+	if (v0.nr == v1.nr)
+		EXPECT_TRUE(cw_same_view(_metadata, &v0, &v1));
+	EXPECT_EQ(st0.nr, st1.nr);
+	for (i = 0; i < st0.nr && i < st1.nr; i++) {
+		EXPECT_EQ(st0.cpu[i].used, st1.cpu[i].used);
+		EXPECT_EQ(st0.cpu[i].capacity, st1.cpu[i].capacity);
+		EXPECT_EQ(st0.cpu[i].dropped, st1.cpu[i].dropped);
+	}
+	sp_view_free(&v0);
+	sp_view_free(&v1);
+	sp_stats_free(&st0);
+	sp_stats_free(&st1);
 }
 
 /* mode, time and kinds change what is counted next, not what was counted */
@@ -1613,38 +1796,6 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 	}
 }
 
-TEST_F_TIMEOUT(sp, unprivileged_open_denied, T_SHORT)
-{
-	pid_t pid;
-	int ret;
-
-	fflush(NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
-			_exit(10);
-		if (open(SP_PROC, O_RDONLY) >= 0)
-			_exit(11);
-		if (errno != EACCES)
-			_exit(12);
-		if (open(SP_PROC, O_WRONLY) >= 0)
-			_exit(13);
-		if (errno != EACCES)
-			_exit(14);
-		_exit(0);
-	}
-	ret = sp_child_wait(pid);
-	EXPECT_EQ(0, ret) {
-		if (ret == 10)
-			TH_LOG("could not drop to uid 65534 (CONFIG_MULTIUSER?)");
-		else if (ret == 11 || ret == 13)
-			TH_LOG("uid 65534 opened %s", SP_PROC);
-		else
-			TH_LOG("open by uid 65534 failed, but not with EACCES");
-	}
-}
-
 static int save_kptr(struct __test_metadata *_metadata, int *saved)
 {
 	unsigned long long v;
@@ -1677,6 +1828,288 @@ static bool kallsyms_has(const char *func, unsigned long long addr)
 	}
 	fclose(f);
 	return found;
+}
+
+/*
+ * Who may see raw addresses is the series' own decision, not only the
+ * files' mode: sched_points_seq_open() sets show_addr from
+ * kallsyms_show_value(file->f_cred), the credentials of whoever opened
+ * the file, as /proc/kallsyms does.  To test that code, the mode bits are
+ * made permissive here (restored after, and in teardown), kptr_restrict
+ * is 0 (the most permissive setting: only CAP_SYSLOG or a lax
+ * perf_event_paranoid still shows addresses), perf_event_paranoid 2.
+ */
+#define NOBODY		65534
+
+/* Why the unprivileged child failed: its exit code. */
+enum {
+	UP_OK,
+	UP_SETUID = 10,	/* could not become uid/gid 65534 */
+	UP_OPEN_PROC,	/* could not open /proc/sched_points, mode 0444 */
+	UP_PROC,	/* /proc/sched_points: see the log */
+	UP_OPEN_RAW,	/* could not open debugfs raw, mode 0444 */
+	UP_RAW,		/* raw: see the log */
+	UP_SEND,	/* could not pass an fd to the parent */
+};
+
+/* Pass @fd over the unix socket @sock. 0 or -errno. */
+static int send_fd(int sock, int fd)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	char byte = 'f';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+
+	memset(&u, 0, sizeof(u));
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
+}
+
+/* An fd passed over @sock, or -errno. */
+static int recv_fd(int sock)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c;
+	int fd;
+
+	errno = 0;
+	if (recvmsg(sock, &m, 0) != 1)
+		return errno ? -errno : -EPIPE;
+	c = CMSG_FIRSTHDR(&m);
+	if (!c || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/* Read all of @fd into *@buf (NUL terminated). 0 or -errno. */
+static int read_all_fd(int fd, char **buf, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *b = malloc(cap + 1), *nb;
+	ssize_t r;
+
+	if (!b)
+		return -ENOMEM;
+	for (;;) {
+		if (n == cap) {
+			nb = realloc(b, 2 * cap + 1);
+			if (!nb) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = read(fd, b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = -errno;
+			free(b);
+			return r;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/*
+ * A read of the unprivileged opener: it parses, it has @pid's line at
+ * do_nanosleep with its symbol, and no line shows an address.
+ */
+static bool up_view_ok(struct __test_metadata *_metadata,
+		       const struct sp_view *v, const char *what, pid_t pid)
+{
+	const struct sp_entry *e = sp_find(v, pid, sp_is_nanosleep);
+	size_t i;
+
+	if (!e || !e->func[0]) {
+		TH_LOG("%s: no do_nanosleep line with a symbol for pid %d",
+		       what, pid);
+		return false;
+	}
+	for (i = 0; i < v->nr; i++) {
+		if (v->e[i].address) {
+			TH_LOG("%s: uid %d sees address %016llx at %s", what,
+			       NOBODY, v->e[i].address, v->e[i].symbol);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * As uid/gid 65534 (no capability left): read /proc/sched_points and raw,
+ * then open /proc/sched_points once more and pass the open file to the
+ * parent, which reads it as root.
+ */
+static int up_child(struct __test_metadata *_metadata, int sock, pid_t pid)
+{
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	int fd;
+
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY) ||
+	    geteuid() != NOBODY)
+		return UP_SETUID;
+
+	fd = open(SP_PROC, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		TH_LOG("uid %d: open %s, mode 0444: %s", NOBODY, SP_PROC,
+		       strerror(errno));
+		return UP_OPEN_PROC;
+	}
+	close(fd);
+	if (sp_read_view(SP_PROC, &v, err)) {
+		TH_LOG("uid %d: %s", NOBODY, err);
+		return UP_PROC;
+	}
+	if (!up_view_ok(_metadata, &v, SP_PROC, pid)) {
+		sp_view_free(&v);
+		return UP_PROC;
+	}
+	sp_view_free(&v);
+
+	fd = open(SP_RAW, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		TH_LOG("uid %d: open %s, mode 0444: %s", NOBODY, SP_RAW,
+		       strerror(errno));
+		return UP_OPEN_RAW;
+	}
+	close(fd);
+	if (sp_read_raw(&v, err)) {
+		TH_LOG("uid %d: %s", NOBODY, err);
+		return UP_RAW;
+	}
+	if (!up_view_ok(_metadata, &v, SP_RAW, pid)) {
+		sp_view_free(&v);
+		return UP_RAW;
+	}
+	sp_view_free(&v);
+
+	fd = open(SP_PROC, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || send_fd(sock, fd))
+		return UP_SEND;
+	close(fd);
+	return UP_OK;
+}
+
+TEST_F_TIMEOUT(sp, unprivileged_open_denied, T_SHORT)
+{
+	char err[SP_ERR_MAX], *buf = NULL;
+	const struct sp_entry *e;
+	pid_t pid, me = gettid();
+	struct sp_view v;
+	int sv[2], fd, ret;
+	size_t len = 0;
+
+	/* as shipped, mode 0600: the VFS already refuses uid 65534 */
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+			_exit(UP_SETUID);
+		if (open(SP_PROC, O_RDONLY) >= 0 || errno != EACCES)
+			_exit(UP_OPEN_PROC);
+		_exit(UP_OK);
+	}
+	ret = sp_child_wait(pid);
+	ASSERT_NE(UP_SETUID, ret) TH_LOG("cannot become uid %d", NOBODY);
+	EXPECT_EQ(UP_OK, ret) TH_LOG("uid %d opened %s (mode 0600)",
+				     NOBODY, SP_PROC);
+
+	/* the most permissive setting; then mode bits that let anyone read */
+	ASSERT_EQ(0, save_kptr(_metadata, &self->saved_kptr));
+	ASSERT_EQ(0, sp_write(KPTR_RESTRICT, "0"));
+	if (!access(PERF_PARANOID, F_OK)) {
+		/* it may be -1: not for sp_read_uint() */
+		ASSERT_EQ(0, sp_read_file(PERF_PARANOID, &buf, &len));
+		self->saved_paranoid = strtoll(buf, NULL, 10);
+		free(buf);
+		buf = NULL;
+		self->paranoid_saved = true;
+		/* <= 1 would show addresses to everybody at kptr_restrict 0 */
+		ASSERT_EQ(0, sp_write(PERF_PARANOID, "2"));
+	}
+	ASSERT_EQ(0, sp_chmod(self, SP_PROC, 0444));
+	ASSERT_EQ(0, sp_chmod(self, SP_DEBUGFS, 0711));
+	ASSERT_EQ(0, sp_chmod(self, SP_DIR, 0755));
+	ASSERT_EQ(0, sp_chmod(self, SP_RAW, 0444));
+
+	/* our line, and root sees its address: the difference is the opener */
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	e = sp_find(&v, me, sp_is_nanosleep);
+	ASSERT_NE(NULL, e);
+	EXPECT_NE(0ULL, e->address) TH_LOG("root sees no address");
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(up_child(_metadata, sv[1], me));
+	}
+	close(sv[1]);
+	fd = recv_fd(sv[0]);
+	close(sv[0]);
+	ret = sp_child_wait(pid);
+	EXPECT_EQ(UP_OK, ret) {
+		if (ret == UP_SETUID)
+			TH_LOG("could not drop to uid %d", NOBODY);
+		else if (ret == UP_SEND)
+			TH_LOG("child could not pass its open file");
+	}
+
+	/*
+	 * A file opened by uid 65534 and read by root: what it shows was
+	 * decided by the opener's credentials, not the reader's.
+	 */
+	if (fd >= 0) {
+		ret = read_all_fd(fd, &buf, &len);
+		close(fd);
+		ASSERT_EQ(0, ret) TH_LOG("read: %s", strerror(-ret));
+		ret = sp_parse_view(buf, len, &v, err, "fd of uid 65534");
+		free(buf);
+		ASSERT_EQ(0, ret) TH_LOG("%s", err);
+		EXPECT_TRUE(up_view_ok(_metadata, &v,
+				       "opened by uid 65534, read by root",
+				       me));
+		sp_view_free(&v);
+	} else if (ret == UP_OK) {
+		EXPECT_EQ(0, fd) TH_LOG("no fd from the child");
+	}
+
+	EXPECT_EQ(0, sp_chmod_restore(self)) TH_LOG("modes not put back");
 }
 
 TEST_F_TIMEOUT(sp, kptr_restrict_2_hides_addresses, T_SHORT)
@@ -1787,7 +2220,7 @@ TEST_F_TIMEOUT(sp, percpu_merge, T_SHORT)
 
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
 	if (CPU_COUNT(&set) < 2)
-		SKIP(return, "needs 2 CPUs, has %d", CPU_COUNT(&set));
+		SP_SKIP(return, "needs 2 CPUs, has %d", CPU_COUNT(&set));
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &set))
 			continue;
@@ -1838,7 +2271,10 @@ TEST_F_TIMEOUT(sp, percpu_merge, T_SHORT)
 }
 
 /* ---------------------------------------------------------------------- */
-/* 11. mode, time and kinds: what is written is what is read and reported */
+/*
+ * 11. mode, time and kinds: what is written is what is read, reported,
+ * and acted on
+ */
 
 static void check_state(struct __test_metadata *_metadata, const char *mode,
 			unsigned long long time, unsigned long long kinds,
@@ -1865,23 +2301,125 @@ static void check_state(struct __test_metadata *_metadata, const char *mode,
 	sp_view_free(&v);
 }
 
-TEST_F_TIMEOUT(sp, modes_and_switches_report_state, T_SHORT)
+/*
+ * What one round of the same work -- N nanosleeps of SLEEP_US, then N
+ * preempt_enable()s with need_resched set in the test module -- left in
+ * @v, given the mode, time and kinds in effect:
+ *  mode: caller names do_nanosleep; effective names the nanosleep path
+ *        above it, and nothing of ours is at do_nanosleep or schedule*;
+ *  time: 1 gives the nanosleep line the sleeps' time, 0 no time at all;
+ *  kinds: 1 gives a preempt line at the module function, 0 no preempt
+ *        or cond_resched line of anybody.
+ */
+/* In the nanosleep path, above the schedule() call of nanosleep(2). */
+static bool above_do_nanosleep(const struct sp_entry *e)
+{
+	return sp_is_nanosleep_path(e) && !sp_is_nanosleep(e);
+}
+
+static void check_counted(struct __test_metadata *_metadata,
+			  const struct sp_view *v, pid_t me, bool effective,
+			  bool time, bool kinds)
+{
+	bool (*site)(const struct sp_entry *e) =
+		effective ? sp_is_nanosleep_path : sp_is_nanosleep;
+	const unsigned long long min_ns =
+		NS * ((unsigned long long)SLEEP_US * 1000 - OFFCPU_SLACK_NS);
+	unsigned long long cnt;
+	const struct sp_entry *e;
+	size_t i, timed = 0;
+	int lines;
+
+	cnt = sp_count(v, me, site, &lines);
+	EXPECT_GE(cnt, NS) {
+		TH_LOG("%s mode: %llu sleeps at %s, want >= %llu",
+		       effective ? "effective" : "caller", cnt,
+		       effective ? "the nanosleep path" : "do_nanosleep", NS);
+		log_lines(_metadata, v, me);
+	}
+	EXPECT_EQ(1, lines);
+	if (effective) {
+		EXPECT_EQ(0ULL, sp_count(v, me, sp_is_sched_wrapper, NULL))
+			TH_LOG("effective mode, yet a line in do_nanosleep or schedule*");
+	} else {
+		EXPECT_EQ(0ULL, sp_count(v, me, above_do_nanosleep, NULL))
+			TH_LOG("caller mode, yet a line above do_nanosleep");
+	}
+
+	e = sp_find(v, me, site);
+	if (e && time) {
+		EXPECT_GE(e->total_ns, min_ns)
+			TH_LOG("time 1: %llu sleeps of %d us took total_ns %llu",
+			       e->count, SLEEP_US, e->total_ns);
+		EXPECT_LE(e->max_ns, e->total_ns);
+	}
+	if (!time) {
+		for (i = 0; i < v->nr; i++)
+			timed += v->e[i].total_ns || v->e[i].max_ns;
+		EXPECT_EQ(0U, timed) TH_LOG("time 0: %zu lines with time", timed);
+	}
+
+	cnt = sp_count(v, me, sp_is_module_preempt, &lines);
+	if (kinds) {
+		EXPECT_GE(cnt, NS) {
+			TH_LOG("kinds 1: %llu preempt hits at %s [%s], want >= %llu",
+			       cnt, SP_MOD_FUNC_PREEMPT, SP_MOD_NAME, NS);
+			log_lines(_metadata, v, me);
+		}
+		EXPECT_EQ(1, lines);
+	} else {
+		EXPECT_EQ(0U, count_lines(v, sp_is_kind_preempt))
+			TH_LOG("kinds 0, yet preempt lines");
+		EXPECT_EQ(0U, count_lines(v, sp_is_kind_cond_resched))
+			TH_LOG("kinds 0, yet cond_resched lines");
+	}
+}
+
+TEST_F_TIMEOUT(sp, modes_and_switches_report_state, T_LONG)
 {
 	static const char * const modes[] = { "caller", "effective" };
+	char path[PATH_MAX], err[SP_ERR_MAX];
+	pid_t me = gettid();
+	struct sp_view v;
 	unsigned int i;
+	int ret;
 
-	/* every combination, written while off, then on */
+	if (sp_module_path(path, sizeof(path)))
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+	/* preempt_enable() calls preempt_schedule() only under preempt=full */
+	if (!access(SCHED_PREEMPT, F_OK)) {
+		ret = switch_preempt_model(self, "full");
+		ASSERT_EQ(0, ret) TH_LOG("%s: full: %s", SCHED_PREEMPT,
+					 strerror(-ret));
+	} else if (!uname_says_preemptible()) {
+		SP_SKIP(return,
+			"kernel not preemptible (no %s, no PREEMPT in uname -v): kinds cannot be shown to count preemptions",
+			SCHED_PREEMPT);
+	}
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+
+	/* every combination: written while off, read back, then acted on */
 	for (i = 0; i < 8; i++) {
 		const char *mode = modes[i & 1];
 		unsigned long long time = !!(i & 2), kinds = !!(i & 4);
 
+		TH_LOG("mode %s, time %llu, kinds %llu", mode, time, kinds);
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 		ASSERT_EQ(0, sp_write(SP_MODE, mode));
 		ASSERT_EQ(0, sp_write_uint(SP_TIME, time));
 		ASSERT_EQ(0, sp_write_uint(SP_KINDS, kinds));
 		check_state(_metadata, mode, time, kinds, 0);
+		ASSERT_EQ(0, sp_write(SP_RESET, "1"));
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 		check_state(_metadata, mode, time, kinds, 1);
+
+		sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+		ASSERT_EQ(0, sp_write_uint(SP_MOD_PREEMPT, N_SLEEPS));
+		ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+		check_counted(_metadata, &v, me, i & 1, time, kinds);
+		sp_view_free(&v);
 	}
 }
 
@@ -1898,7 +2436,7 @@ TEST_F_TIMEOUT(sp, effective_mode_module, T_LONG)
 	int ret, lines;
 
 	if (sp_module_path(path, sizeof(path)))
-		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
 	ret = sp_module_load(path);
 	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
 	self->module_loaded = true;
@@ -2021,17 +2559,6 @@ static int child_offcpu_sleep(void *arg)
 	return 0;
 }
 
-static int child_yield(void *arg)
-{
-	int i;
-
-	(void)arg;
-	for (i = 0; i < N_YIELDS; i++)
-		if (sched_yield())
-			return 10;
-	return 0;
-}
-
 TEST_F_TIMEOUT(sp, offcpu_time_sleep, T_SHORT)
 {
 	char err[SP_ERR_MAX];
@@ -2058,28 +2585,131 @@ TEST_F_TIMEOUT(sp, offcpu_time_sleep, T_SHORT)
 	sp_view_free(&v);
 }
 
+/*
+ * A yield is off the CPU while others run: a yielder and a spinner pinned
+ * to one CPU.  The yielder reads the spinner's CPU clock around its loop
+ * of sched_yield()s; the spinner runs only while the yielder is off the
+ * CPU, which is (but for a rare tick preemption) inside a sched_yield().
+ */
+struct yield_pair {
+	int cpu;
+	pid_t spinner;
+	unsigned long long spin_ns;	/* spinner's CPU time in the loop */
+	unsigned long long wall_ns;	/* the loop, by CLOCK_MONOTONIC */
+};
+
+static int pin_to(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	return sched_setaffinity(0, sizeof(s), &s);
+}
+
+static unsigned long long ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000ULL + ts->tv_nsec;
+}
+
+static int child_yield_vs_spinner(void *arg)
+{
+	struct yield_pair *yp = arg;
+	struct timespec s0, s1, w0, w1;
+	clockid_t cid;
+	int i;
+
+	if (pin_to(yp->cpu) || sched_getcpu() != yp->cpu)
+		return 10;
+	if (clock_getcpuclockid(yp->spinner, &cid))
+		return 11;
+	if (clock_gettime(cid, &s0) || clock_gettime(CLOCK_MONOTONIC, &w0))
+		return 12;
+	for (i = 0; i < N_YIELDS; i++)
+		if (sched_yield())
+			return 13;
+	if (clock_gettime(CLOCK_MONOTONIC, &w1) || clock_gettime(cid, &s1))
+		return 12;
+	yp->spin_ns = ts_ns(&s1) - ts_ns(&s0);
+	yp->wall_ns = ts_ns(&w1) - ts_ns(&w0);
+	return 0;
+}
+
+/* Spin on @cpu until killed; 10 if it cannot be pinned there. */
+static int child_spin(void *arg)
+{
+	volatile unsigned long n = 0;
+
+	if (pin_to((int)(long)arg))
+		return 10;
+	for (;;)
+		n++;
+	return 0;
+}
+
+/*
+ * Slack of the upper bound: local_clock() and CLOCK_MONOTONIC may run at
+ * slightly different rates (a TSC calibrated against another clock).
+ */
+#define YIELD_SLACK_NS	1000000ULL
+
 TEST_F_TIMEOUT(sp, offcpu_time_yield, T_SHORT)
 {
+	unsigned long long spin, wall;
+	struct yield_pair *yp;
 	char err[SP_ERR_MAX];
 	const struct sp_entry *e;
-	struct sp_child c;
+	struct sp_child c, s;
 	struct sp_view v;
+	cpu_set_t set;
+	int cpu, ret;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &set); cpu--)
+		;
+	ASSERT_GE(cpu, 0);
+	yp = mmap(NULL, sizeof(*yp), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, yp);
+	yp->cpu = cpu;
 
 	ASSERT_EQ(0, sp_configure("caller", 1, 0));
-	ASSERT_EQ(0, sp_child_start(&c, "sp_yielder", child_yield, NULL));
+	ASSERT_EQ(0, sp_child_start(&s, "sp_spinner", child_spin,
+				    (void *)(long)cpu));
+	self->spinner = s.pid;
+	ASSERT_EQ(0, sp_child_go(&s));
+	yp->spinner = s.pid;
+	ASSERT_EQ(0, sp_child_start(&c, "sp_yielder", child_yield_vs_spinner,
+				    yp));
 	ASSERT_EQ(0, sp_child_go(&c));
-	ASSERT_EQ(0, sp_child_wait(c.pid));
+	ret = sp_child_wait(c.pid);
+	kill(s.pid, SIGKILL);
+	sp_child_wait(s.pid);
+	self->spinner = -1;
+	ASSERT_EQ(0, ret) TH_LOG("yielder failed at step %d", ret);
+	spin = yp->spin_ns;
+	wall = yp->wall_ns;
+	munmap(yp, sizeof(*yp));
 
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	e = sp_find(&v, c.pid, sp_is_sched_yield);
 	ASSERT_NE(NULL, e) log_lines(_metadata, &v, c.pid);
-	TH_LOG("%d yields: count %llu total_ns %llu max_ns %llu", N_YIELDS,
-	       e->count, e->total_ns, e->max_ns);
+	TH_LOG("%d yields on cpu%d: count %llu total_ns %llu max_ns %llu; spinner ran %llu ns of the loop's %llu ns",
+	       N_YIELDS, cpu, e->count, e->total_ns, e->max_ns, spin, wall);
 	ASSERT_GE(e->count, (unsigned long long)N_YIELDS);
-	/* timed too, but a yield is no wait: a short mean */
-	EXPECT_GT(e->total_ns, 0ULL);
-	EXPECT_LT(e->total_ns / e->count, YIELD_MEAN_MAX_NS);
+	/* the setup worked: the spinner got the CPU the yields gave away */
+	ASSERT_GE(spin, (unsigned long long)N_YIELDS * 100000ULL)
+		TH_LOG("the spinner hardly ran: sched_yield() gave it no CPU");
+	/*
+	 * The yields' off-CPU time is the spinner's run time, give or take
+	 * a tick preemption of the yielder: not a mere schedule() overhead,
+	 * not lost for some of the yields, nor counted twice, nor longer
+	 * than the loop itself.
+	 */
+	EXPECT_GE(e->total_ns, spin / 4 * 3);
+	EXPECT_LE(e->total_ns, wall + wall / 20 + YIELD_SLACK_NS);
 	EXPECT_LE(e->max_ns, e->total_ns);
+	EXPECT_GE(e->max_ns, e->total_ns / e->count);
 	sp_view_free(&v);
 }
 
@@ -2134,16 +2764,16 @@ TEST_F_TIMEOUT(sp, kinds_preempt, T_LONG)
 	int ret, lines;
 
 	if (sp_module_path(path, sizeof(path)))
-		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
 	/* preempt_enable() calls preempt_schedule() only under preempt=full */
 	if (!access(SCHED_PREEMPT, F_OK)) {
 		ret = switch_preempt_model(self, "full");
 		ASSERT_EQ(0, ret) TH_LOG("%s: full: %s", SCHED_PREEMPT,
 					 strerror(-ret));
 	} else if (!uname_says_preemptible()) {
-		SKIP(return,
-		     "kernel not preemptible (no %s, no PREEMPT in uname -v): preempt_enable() never calls preempt_schedule()",
-		     SCHED_PREEMPT);
+		SP_SKIP(return,
+			"kernel not preemptible (no %s, no PREEMPT in uname -v): preempt_enable() never calls preempt_schedule()",
+			SCHED_PREEMPT);
 	}
 	ret = sp_module_load(path);
 	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
@@ -2191,11 +2821,11 @@ TEST_F_TIMEOUT(sp, kinds_cond_resched, T_LONG)
 	int ret, lines;
 
 	if (access(SCHED_PREEMPT, F_OK))
-		SKIP(return,
-		     "%s missing (needs CONFIG_PREEMPT_DYNAMIC and CONFIG_SCHED_DEBUG): cannot switch to preempt=voluntary, and cond_resched() does nothing under preempt=full",
-		     SCHED_PREEMPT);
+		SP_SKIP(return,
+			"%s missing (needs CONFIG_PREEMPT_DYNAMIC and CONFIG_SCHED_DEBUG): cannot switch to preempt=voluntary, and cond_resched() does nothing under preempt=full",
+			SCHED_PREEMPT);
 	if (sp_module_path(path, sizeof(path)))
-		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
 	ret = switch_preempt_model(self, "voluntary");
 	ASSERT_EQ(0, ret) TH_LOG("%s: voluntary: %s", SCHED_PREEMPT,
 				 strerror(-ret));
@@ -2234,6 +2864,33 @@ TEST_F_TIMEOUT(sp, kinds_cond_resched, T_LONG)
 	sp_view_free(&v);
 }
 
+/*
+ * Sum of the counts of raw lines on @cpu (any CPU if < 0) of @pid (any
+ * task if <= 0) that @match; *lines gets their number.
+ */
+static unsigned long long raw_sum(const struct sp_view *raw, int cpu,
+				  pid_t pid,
+				  bool (*match)(const struct sp_entry *e),
+				  int *lines)
+{
+	unsigned long long sum = 0;
+	int nl = 0;
+	size_t i;
+
+	for (i = 0; i < raw->nr; i++) {
+		const struct sp_entry *e = &raw->e[i];
+
+		if ((cpu >= 0 && e->cpu != (unsigned int)cpu) ||
+		    (pid > 0 && e->pid != (unsigned int)pid) || !match(e))
+			continue;
+		sum += e->count;
+		nl++;
+	}
+	if (lines)
+		*lines = nl;
+	return sum;
+}
+
 /* ---------------------------------------------------------------------- */
 /* 16. stress: hitters, readers, resets, toggles, switches and resizes */
 
@@ -2247,7 +2904,14 @@ struct stress {
 	unsigned long proc_reads, raw_reads, stats_reads, lines;
 	unsigned long resets, toggles, resizes;
 	pthread_mutex_t lock;
+	/* the hitters and the test thread meet here after the chaos */
+	pthread_barrier_t step;
 	char err[SP_ERR_MAX];
+};
+
+struct stress_hitter_arg {
+	struct stress *s;
+	pid_t tid;
 };
 
 static bool stress_stopped(struct stress *s)
@@ -2274,12 +2938,20 @@ static void *stress_short(void *p)
 	return p;
 }
 
+/*
+ * Hits everything it can until stopped.  Then, in step with the test
+ * thread: N_SLEEPS nanosleeps of SLEEP_US (long enough that each one
+ * calls schedule() once) for the reset to remove, and once the test has
+ * reset the tables, N_SLEEPS more: its known count at do_nanosleep.
+ */
 static void *stress_hitter(void *p)
 {
-	struct stress *s = p;
+	struct stress_hitter_arg *h = p;
+	struct stress *s = h->s;
 	unsigned long i = 0, spawns = 0;
 	pthread_t t;
 
+	h->tid = gettid();
 	while (!stress_stopped(s)) {
 		sp_nanosleep_n(1, 50);
 		sched_yield();
@@ -2292,6 +2964,11 @@ static void *stress_hitter(void *p)
 	}
 	stress_add(&s->hit_loops, i);
 	stress_add(&s->spawns, spawns);
+	pthread_barrier_wait(&s->step);		/* 1: chaos over */
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	pthread_barrier_wait(&s->step);		/* 2: round 1 done */
+	pthread_barrier_wait(&s->step);		/* 3: reset done */
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
 	return NULL;
 }
 
@@ -2393,24 +3070,99 @@ static void *stress_controller(void *p)
 	return NULL;
 }
 
+/* Same key in /proc: pid, kind and call site (no module here: no frozen). */
+static bool same_key(const struct sp_entry *a, const struct sp_entry *b)
+{
+	return a->pid == b->pid && a->kind == b->kind &&
+	       !strcmp(a->symbol, b->symbol);
+}
+
+/*
+ * The tables once nothing counts any more: each key once in /proc and
+ * once per CPU in raw, each /proc count the sum of its raw counts, and
+ * the summary, stats and raw agree on used, capacity and dropped.
+ */
+static void stress_check_quiet(struct __test_metadata *_metadata,
+			       const struct sp_view *v,
+			       const struct sp_view *raw,
+			       const struct sp_stats *st)
+{
+	unsigned long long sum, used = 0, dropped = 0;
+	size_t i, j, dups = 0, bad_sums = 0, on_cpu;
+
+	for (i = 0; i < v->nr; i++) {
+		for (j = i + 1; j < v->nr; j++) {
+			if (same_key(&v->e[i], &v->e[j]) && !dups++)
+				TH_LOG("/proc: pid %u %s at %s twice",
+				       v->e[i].pid, sp_kind_name(v->e[i].kind),
+				       v->e[i].symbol);
+		}
+		sum = 0;
+		for (j = 0; j < raw->nr; j++)
+			if (same_key(&v->e[i], &raw->e[j]))
+				sum += raw->e[j].count;
+		if (sum != v->e[i].count && !bad_sums++)
+			TH_LOG("/proc: pid %u %s at %s: count %llu, raw sum %llu",
+			       v->e[i].pid, sp_kind_name(v->e[i].kind),
+			       v->e[i].symbol, v->e[i].count, sum);
+	}
+	EXPECT_EQ(0U, dups) TH_LOG("duplicate keys in /proc");
+	EXPECT_EQ(0U, bad_sums) TH_LOG("merged counts are not the raw sums");
+	for (i = 0, dups = 0; i < raw->nr; i++)
+		for (j = i + 1; j < raw->nr; j++)
+			if (raw->e[i].cpu == raw->e[j].cpu &&
+			    same_key(&raw->e[i], &raw->e[j]) && !dups++)
+				TH_LOG("raw: cpu %u pid %u %s at %s twice",
+				       raw->e[i].cpu, raw->e[i].pid,
+				       sp_kind_name(raw->e[i].kind),
+				       raw->e[i].symbol);
+	EXPECT_EQ(0U, dups) TH_LOG("duplicate keys in one CPU's table");
+
+	EXPECT_EQ((size_t)v->used, raw->nr);
+	EXPECT_LE(v->entries, v->used);
+	EXPECT_EQ(v->cpus, (unsigned long long)st->nr);
+	for (i = 0; i < st->nr; i++) {
+		for (j = 0, on_cpu = 0; j < raw->nr; j++)
+			on_cpu += raw->e[j].cpu == st->cpu[i].cpu;
+		EXPECT_EQ(v->capacity, st->cpu[i].capacity)
+			TH_LOG("cpu %llu", st->cpu[i].cpu);
+		EXPECT_LE(st->cpu[i].used, st->cpu[i].capacity)
+			TH_LOG("cpu %llu", st->cpu[i].cpu);
+		EXPECT_EQ((size_t)st->cpu[i].used, on_cpu)
+			TH_LOG("cpu %llu: stats used, raw lines", st->cpu[i].cpu);
+		used += st->cpu[i].used;
+		dropped += st->cpu[i].dropped;
+	}
+	EXPECT_EQ(v->used, used);
+	EXPECT_EQ(v->dropped, dropped);
+}
+
 TEST_F_TIMEOUT(sp, stress, T_LONG)
 {
 	struct stress s = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	int nhit = sysconf(_SC_NPROCESSORS_ONLN), i, nthr = 0;
-	pthread_t *t;
+	int nhit = sysconf(_SC_NPROCESSORS_ONLN), i, nthr = 0, lines;
+	struct stress_hitter_arg *h;
+	unsigned long long en, ent, cnt;
 	char err[SP_ERR_MAX];
-	unsigned long long en, ent;
-	struct sp_view v;
+	struct sp_view v, raw;
+	struct sp_stats st;
+	pthread_t *t;
 	double end;
 
 	if (nhit < 1)
 		nhit = 1;
 	s.orig_entries = self->saved_entries;
 	t = calloc(nhit + 3, sizeof(*t));
+	h = calloc(nhit, sizeof(*h));
 	ASSERT_NE(NULL, t);
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, pthread_barrier_init(&s.step, NULL, nhit + 1));
 
-	for (i = 0; i < nhit; i++)
-		ASSERT_EQ(0, pthread_create(&t[nthr++], NULL, stress_hitter, &s));
+	for (i = 0; i < nhit; i++) {
+		h[i].s = &s;
+		ASSERT_EQ(0, pthread_create(&t[nthr++], NULL, stress_hitter,
+					    &h[i]));
+	}
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, pthread_create(&t[nthr++], NULL, stress_reader, &s));
 	ASSERT_EQ(0, pthread_create(&t[nthr++], NULL, stress_controller, &s));
@@ -2419,9 +3171,9 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 	while (sp_now() < end && !__atomic_load_n(&s.failed, __ATOMIC_RELAXED))
 		usleep(100000);
 	__atomic_store_n(&s.stop, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < nthr; i++)
+	/* readers and controller (the controller puts the fixture's state back) */
+	for (i = nhit; i < nthr; i++)
 		pthread_join(t[i], NULL);
-	free(t);
 
 	TH_LOG("%d hitters: %lu loops, %lu threads spawned", nhit,
 	       s.hit_loops, s.spawns);
@@ -2429,7 +3181,6 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 	       s.proc_reads, s.raw_reads, s.stats_reads, s.lines);
 	TH_LOG("controller: %lu resets, %lu toggles (with mode/time/kinds), %lu resizes",
 	       s.resets, s.toggles, s.resizes);
-
 	EXPECT_EQ(0, s.failed) TH_LOG("%s", s.err);
 	EXPECT_NE(0UL, s.hit_loops);
 	EXPECT_NE(0UL, s.proc_reads);
@@ -2439,19 +3190,60 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 	EXPECT_NE(0UL, s.toggles);
 	EXPECT_NE(0UL, s.resizes);
 
-	/* accounting is on, capacity back, and it still counts */
-	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
+	/* accounting is on, capacity back, caller mode, time and kinds off */
+	EXPECT_EQ(0, sp_read_uint(SP_ENABLE, &en));
 	EXPECT_EQ(1ULL, en);
-	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	EXPECT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
 	EXPECT_EQ(self->saved_entries, ent);
-	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+
+	/*
+	 * After all that, do the tables still count right?  Each hitter
+	 * sleeps N_SLEEPS times, the tables are reset, each sleeps N_SLEEPS
+	 * times again (moving between CPUs as it likes), then counting
+	 * stops: each hitter has exactly N_SLEEPS at do_nanosleep, merged
+	 * over the CPUs -- none lost, none left from before the reset.
+	 */
+	pthread_barrier_wait(&s.step);		/* 1: round 1 */
+	pthread_barrier_wait(&s.step);		/* 2: round 1 done */
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
-	EXPECT_EQ(1ULL, v.enabled);
+	for (i = 0; i < nhit; i++)
+		EXPECT_GE(sp_count(&v, h[i].tid, sp_is_nanosleep, NULL), NS)
+			TH_LOG("hitter %d, before the reset", h[i].tid);
+	sp_view_free(&v);
+	EXPECT_EQ(0, sp_write(SP_RESET, "1"));
+	pthread_barrier_wait(&s.step);		/* 3: round 2 */
+	for (i = 0; i < nhit; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	pthread_barrier_destroy(&s.step);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	EXPECT_STREQ("caller", v.mode);
 	EXPECT_EQ(0ULL, v.time);
 	EXPECT_EQ(0ULL, v.kinds);
-	EXPECT_GE(sp_count(&v, gettid(), sp_is_nanosleep, NULL), NS);
+	EXPECT_EQ(self->saved_entries, v.capacity);
+	/* a few keys since the reset, thousands of slots: none dropped */
+	EXPECT_EQ(0ULL, v.dropped);
+	for (i = 0; i < nhit; i++) {
+		cnt = sp_count(&v, h[i].tid, sp_is_nanosleep, &lines);
+		EXPECT_EQ(NS, cnt) {
+			TH_LOG("hitter %d: %llu at do_nanosleep on %d lines, did %llu",
+			       h[i].tid, cnt, lines, NS);
+			log_lines(_metadata, &v, h[i].tid);
+		}
+		EXPECT_EQ(1, lines);
+		EXPECT_EQ(NS, raw_sum(&raw, -1, h[i].tid, sp_is_nanosleep,
+				      NULL))
+			TH_LOG("hitter %d: raw sum", h[i].tid);
+	}
+	stress_check_quiet(_metadata, &v, &raw, &st);
 	sp_view_free(&v);
+	sp_view_free(&raw);
+	sp_stats_free(&st);
+	free(h);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2493,33 +3285,6 @@ static void sh_fail(struct sp_shared *sh, const char *fmt, ...)
 static void sh_add(unsigned long *ctr, unsigned long n)
 {
 	__atomic_add_fetch(ctr, n, __ATOMIC_RELAXED);
-}
-
-/*
- * Sum of the counts of raw lines on @cpu (any CPU if < 0) of @pid (any
- * task if <= 0) that @match; *lines gets their number.
- */
-static unsigned long long raw_sum(const struct sp_view *raw, int cpu,
-				  pid_t pid,
-				  bool (*match)(const struct sp_entry *e),
-				  int *lines)
-{
-	unsigned long long sum = 0;
-	int nl = 0;
-	size_t i;
-
-	for (i = 0; i < raw->nr; i++) {
-		const struct sp_entry *e = &raw->e[i];
-
-		if ((cpu >= 0 && e->cpu != (unsigned int)cpu) ||
-		    (pid > 0 && e->pid != (unsigned int)pid) || !match(e))
-			continue;
-		sum += e->count;
-		nl++;
-	}
-	if (lines)
-		*lines = nl;
-	return sum;
 }
 
 /* The stats line of @cpu, or NULL. */
@@ -2904,17 +3669,31 @@ TEST_F_TIMEOUT(sp, cpu_hotplug, T_LONG)
 	double end;
 
 	if (online < 2)
-		SKIP(return, "needs 2 online CPUs, has %ld", online);
+		SP_SKIP(return, "needs 2 online CPUs, has %ld", online);
 	if (access(HP_ONLINE, W_OK))
-		SKIP(return, "%s: %s (CONFIG_HOTPLUG_CPU?)", HP_ONLINE,
-		     strerror(errno));
+		SP_SKIP(return, "%s: %s (CONFIG_HOTPLUG_CPU?)", HP_ONLINE,
+			strerror(errno));
 	ASSERT_EQ(0, sp_read_uint(HP_ONLINE, &on));
 	if (!on)
-		SKIP(return, "cpu%d is offline", HP_CPU);
+		SP_SKIP(return, "cpu%d is offline", HP_CPU);
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(hp.all), &hp.all));
 	if (!CPU_ISSET(HP_CPU, &hp.all) || CPU_COUNT(&hp.all) < 2)
-		SKIP(return, "cpu%d is not one of our CPUs, or we have fewer than 2",
-		     HP_CPU);
+		SP_SKIP(return, "cpu%d is not one of our CPUs, or we have fewer than 2",
+			HP_CPU);
+	/*
+	 * Can this machine take cpu1 offline at all?  Asked once, before any
+	 * expectation, so that a skip means only that: from here on, every
+	 * refusal to go offline is a failure.
+	 */
+	self->offline_cpu = HP_CPU;
+	ret = cpu_set_online(HP_CPU, false);
+	if (ret == -EBUSY || ret == -EPERM || ret == -EOPNOTSUPP)
+		SP_SKIP(return, "cpu%d cannot be taken offline: %s", HP_CPU,
+			strerror(-ret));
+	ASSERT_EQ(0, ret) TH_LOG("take cpu%d offline: %s", HP_CPU,
+				 strerror(-ret));
+	ASSERT_EQ(0, cpu_set_online(HP_CPU, true));
+	self->offline_cpu = -1;
 
 	/* A. one task: its line on the CPU that goes offline */
 	ASSERT_EQ(0, hp_child_start(&c, &hp.all));
@@ -2935,9 +3714,6 @@ TEST_F_TIMEOUT(sp, cpu_hotplug, T_LONG)
 
 	self->offline_cpu = HP_CPU;
 	ret = cpu_set_online(HP_CPU, false);
-	if (ret == -EBUSY || ret == -EPERM || ret == -EOPNOTSUPP)
-		SKIP(return, "cpu%d cannot be taken offline: %s", HP_CPU,
-		     strerror(-ret));
 	ASSERT_EQ(0, ret) TH_LOG("take cpu%d offline: %s", HP_CPU,
 				 strerror(-ret));
 	cycles++;
@@ -3229,7 +4005,7 @@ TEST_F_TIMEOUT(sp, module_churn, T_LONG)
 	double end;
 
 	if (sp_module_path(path, sizeof(path)))
-		SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
 	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
 
 	if (pthread_create(&thr[nthr], NULL, churn_writer, &ch))
@@ -3393,12 +4169,12 @@ TEST_F_TIMEOUT(sp, resize_enomem_keeps_table, T_SHORT)
 	int ret;
 
 	if (access(FAILSLAB, F_OK))
-		SKIP(return,
-		     "%s missing: a kernel without CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS",
-		     FAILSLAB);
+		SP_SKIP(return,
+			"%s missing: a kernel without CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS",
+			FAILSLAB);
 	if (access(MAKE_IT_FAIL, F_OK))
-		SKIP(return, "%s missing (CONFIG_FAULT_INJECTION)",
-		     MAKE_IT_FAIL);
+		SP_SKIP(return, "%s missing (CONFIG_FAULT_INJECTION)",
+			MAKE_IT_FAIL);
 
 	/* ENOMEM_FROM entries, with counts in them; then accounting off */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));

@@ -115,6 +115,25 @@ struct sp_stats {
 };
 
 /* ---------------------------------------------------------------------- */
+/*
+ * SP_SKIP(): SKIP() that cannot hide a failure.  kselftest_harness.h's
+ * SKIP() (Linux 6.12) sets _metadata->exit_code to KSFT_SKIP whatever it
+ * was, so a skip after a failed EXPECT turns the failure into a skip.  A
+ * skip must only ever mean "this kernel or machine lacks X": after a failed
+ * expectation, log the reason and keep the failure.  Use it in the test
+ * files instead of SKIP() (they include kselftest_harness.h first).
+ */
+#define SP_SKIP(statement, fmt, ...) do {				\
+	if (_metadata->exit_code == KSFT_FAIL) {			\
+		TH_LOG("not skipped, an expectation failed before: " fmt, \
+		       ##__VA_ARGS__);					\
+		statement;						\
+	} else {							\
+		SKIP(statement, fmt, ##__VA_ARGS__);			\
+	}								\
+} while (0)
+
+/* ---------------------------------------------------------------------- */
 /* small utilities */
 
 #ifndef __printf
