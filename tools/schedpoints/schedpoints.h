@@ -7,8 +7,10 @@
  *
  * Input (parse.c) is read line by line, never whole: memory grows with the
  * number of distinct keys, not with the size of the input.  Every data line
- * of /proc/sched_points (format: .spec/interface.md, versions 1 and 2) is
- * checked field by field and added to a store (store.c):
+ * of /proc/sched_points (versions 1 and 2 of the format described in
+ * Documentation/scheduler/sched-points.rst, which patches/0005 and
+ * patches/0007 of the series add) is checked field by field and added to a
+ * store (store.c):
  *
  *   struct sp_store
  *     comms:  string pool of decoded task names    (id -> bytes)
@@ -48,7 +50,7 @@
  * only JSON emitter, json_writer.c), folded.c, prom.c, svg.c.
  *
  * Interval mode (delta.c) compares two stores with the same row key and
- * fills in rows[].delta; views then sum deltas beside counts.
+ * fills in deltas[] beside rows[]; views then sum deltas beside counts.
  *
  * There is no global state: options live in struct sp_opts, built by main.c.
  */
@@ -86,9 +88,12 @@ uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
  * "\ooo".  The mapping is one to one and its result is valid UTF-8 with no
  * control character, so every output format can carry it.  SP_ESC_SPACE
  * also escapes the space, SP_ESC_SEMI the ';' (folded stacks).
+ * SP_ESC_KEEP_BACKSLASH leaves the backslash as it is (error messages that
+ * quote input: no longer one to one, but read as the input was written).
  */
-#define SP_ESC_SPACE	0x1
-#define SP_ESC_SEMI	0x2
+#define SP_ESC_SPACE		0x1
+#define SP_ESC_SEMI		0x2
+#define SP_ESC_KEEP_BACKSLASH	0x4
 /* Returns the length written, NUL-terminated; out must hold 4 * len + 1. */
 size_t sp_escape(char *out, const char *in, size_t len, unsigned flags);
 void sp_fputs_escaped(FILE *fp, const char *in, size_t len, unsigned flags);
@@ -481,7 +486,7 @@ double sp_time_rate(const struct sp_result *r, sp_u128 delta_ns);	/* < 0: none *
 /* ---- delta.c ---------------------------------------------------------- */
 
 /*
- * Fill cur->rows[].delta and cur->total_delta from prev.  Returns 0, or 1 if
+ * Fill cur->deltas[] and cur->total_delta from prev.  Returns 0, or 1 if
  * the counters went back (reset, table resize): then why holds a sentence
  * saying what was seen and no delta must be shown.
  */

@@ -112,7 +112,8 @@ size_t sp_escape(char *out, const char *in, size_t len, unsigned flags)
 		unsigned char c = s[i];
 		size_t n;
 
-		if (c > 0x20 && c < 0x7f && c != '\\' &&
+		if (c > 0x20 && c < 0x7f &&
+		    (c != '\\' || (flags & SP_ESC_KEEP_BACKSLASH)) &&
 		    !(c == ';' && (flags & SP_ESC_SEMI))) {
 			out[o++] = (char)c;
 			i++;

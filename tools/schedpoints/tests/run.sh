@@ -602,8 +602,8 @@ bad "address uppercase" "${HDR}1\t1\t5\tFFFFFFFF81000000\tf+0x1/0x2\tx\n" 9 "add
 bad "address short" "${HDR}1\t1\t5\t81000000\tf+0x1/0x2\tx\n" 9 "address: expected 16 lowercase hex digits, got '81000000'"
 bad "symbol shape" "${HDR}1\t1\t5\tffffffff81000000\tdo_nanosleep\tx\n" 9 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]' or '0xADDR', got 'do_nanosleep'"
 bad "comm raw space" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tmy thread\n" 9 "comm: byte outside 0x21..0x7e not escaped as \\ooo, got 'my thread'"
-bad "comm bad escape" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\ta\\\\9\n" 9 "comm: expected '\\' and three octal digits (\\000..\\377), got 'a\\1349'"
-bad "comm NUL escape" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\ta\\\\000\n" 9 "comm: escaped NUL byte \\000 cannot be part of a task name, got 'a\\134000'"
+bad "comm bad escape: the excerpt shows the backslash as written (#16)" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\ta\\\\9\n" 9 "comm: expected '\\' and three octal digits (\\000..\\377), got 'a\\9'"
+bad "comm NUL escape: the excerpt shows the backslash as written (#16)" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\ta\\\\000\n" 9 "comm: escaped NUL byte \\000 cannot be part of a task name, got 'a\\000'"
 bad "comm CR (CRLF file)" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\r\n" 9 "comm: byte outside 0x21..0x7e not escaped as \\ooo, got 'x\\015'"
 bad "fewer lines than entries" "${HDR}" 8 "unexpected end of input: summary 'entries' says 1 data lines, got 0"
 bad "more lines than entries" "${HDR}${GOOD}${GOOD}" 10 "expected end of input after 1 data lines (summary 'entries')"
@@ -639,7 +639,14 @@ bad "v2: time 2" "sched_points version 2\ntime 2\n" 2 "summary 'time': expected 
 bad "v2: kinds a word" "sched_points version 2\nkinds yes\n" 2 "summary 'kinds': expected an unsigned decimal, got 'yes'"
 bad "v2: unknown summary, value not a word" "sched_points version 2\nclock Mono\n" 2 "summary 'clock': expected an unsigned decimal or a word, got 'Mono'"
 bad "v1.1: mode not a mode" "sched_points version 1.1\nenabled 1\nmode 0\n" 3 "summary 'mode': expected 'caller' or 'effective', got '0'"
+bad "v2: a file cut mid-line says truncated, not a field count (#16)" "${H2}1\t1\tsleep\t5" 12 "line is not terminated by a newline (truncated input?)"
+bad "v1: a file cut mid-line says truncated (#16)" "${HDR}1\t1\t5\tffffffff8100" 9 "line is not terminated by a newline (truncated input?)"
+bad "a file cut in a summary line says truncated (#16)" "sched_points version 2\nenab" 2 "line is not terminated by a newline (truncated input?)"
+bad "a file cut in the version line says truncated (#16)" "sched_points vers" 1 "line is not terminated by a newline (truncated input?)"
 bad "v2: truncated line" "${H2}1\t1\tsleep\t5\t100\t60\tffffffff81000000\tf+0x1/0x2\tx" 12 "line is not terminated by a newline (truncated input?)"
+printf 'sched_points version 2.3\nfuture 18446744073709551616\nbig 9223372036854775808\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n' >"$OUT/unknown-big.txt"
+sp -f "$OUT/unknown-big.txt" >/dev/null 2>"$OUT/e"
+eq "unknown summary names with values >= 2^63 are ignored, as the format says (#16)" "$?:$(cat "$OUT/e")" "0:"
 printf 'sched_points version 1\ntime 5\nkinds x\npid\ttgid\tcount\taddress\tsymbol\tcomm\n' >"$OUT/v1time.txt"
 sp -f "$OUT/v1time.txt" >/dev/null 2>"$OUT/e"
 eq "v1: 'time' and 'kinds' are unknown names there, ignored" "$?:$(cat "$OUT/e")" "0:"
@@ -702,6 +709,13 @@ for opt in $(grep -o -- '^ *-[a-zA-Z],' "$OUT/help" | tr -d ' ,'); do
 	grep -q -- "$o" "$TOP/schedpoints.8" || missing="$missing $opt"
 done
 eq "every short option in --help is in schedpoints.8" "${missing:-none}" "none"
+eq "no stale references (.spec/, shared/design, rows[].delta) in sources and docs (#16)" \
+	"$(grep -lE '\.spec/|shared/design|rows\[\]\.delta' "$TOP"/*.c "$TOP"/*.h "$TOP"/README.md "$TOP"/schedpoints.8 | tr '\n' ' ')" ""
+missing=""
+for doc in $(grep -ohE 'Documentation/[A-Za-z0-9_/.-]+\.rst' "$TOP"/*.c "$TOP"/*.h "$TOP"/README.md "$TOP"/schedpoints.8 | sort -u); do
+	grep -q "^+++ b/$doc\$" "$TOP"/../../patches/*.patch || missing="$missing $doc"
+done
+eq "every Documentation/*.rst the tool names is in the series (#16)" "${missing:-none}" "none"
 if command -v groff >/dev/null 2>&1; then
 	w=$(groff -man -ww -z "$TOP/schedpoints.8" 2>&1)
 	eq "schedpoints.8 formats without warnings" "${w:-clean}" "clean"
