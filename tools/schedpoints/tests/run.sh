@@ -710,6 +710,131 @@ sp --help >"$OUT/help"
 eq "--help: exit 0, usage on stdout" "$?:$(head -n 1 "$OUT/help")" "0:Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
 eq "--version" "$(sp --version)" "schedpoints 2.0 (reads /proc/sched_points format versions 1 and 2)"
 
+# ---- issue 16: the tool at scale --------------------------------------------
+# Each test below failed before the change that fixed what its name says.
+G=$OUT/gen2000.txt
+sh "$T/gen-scale.sh" 2000 >"$G"
+want=$(input_total "$G")
+sp -f "$G" -F csv matrix >"$OUT/gm.csv"
+eq "matrix without -n: the top 40 rows and 40 columns (#16)" \
+	"$(csv_records <"$OUT/gm.csv" | wc -l | tr -d ' '):$(head -n 1 "$OUT/gm.csv" | awk -F, '{ print NF }')" "41:44"
+sp -f "$G" matrix >"$OUT/gm.table"
+eq "matrix table without -n says how many rows and columns it shows (#16)" \
+	"$(grep -c '  tasks 100 (top 40 shown)$' "$OUT/gm.table"):$(grep -c '^[0-9]* sites, top 40 shown (--columns)$' "$OUT/gm.table")" "1:1"
+eq "matrix -n 3 --columns 2: rows and columns limited apart (#16)" \
+	"$(sp -f "$G" -F csv matrix -n 3 --columns 2 | awk -F, 'END { print NR ":" NF }')" "4:6"
+eq "matrix -n 0: every row and column, cells sum to the input total (#16)" \
+	"$(sp -f "$G" -F csv matrix -n 0 | csv_cells)" "$want"
+# a matrix of 10,000 tasks x 12,000 columns: the table used to copy every
+# cell (the 1M-line capture of the issue took 23.7 GB); bounded now, and
+# run under a 1 GB limit so that a regression fails instead of swapping
+S=$TOP/schedpoints-static
+sh "$T/gen-scale.sh" 200000 >"$OUT/gen200k.txt"
+for args in "matrix" "-F csv matrix" "-F json matrix" "heatmap" "matrix -n 0 --columns 20" "-F json -n 0 tasks"; do
+	# shellcheck disable=SC2086
+	( ulimit -v 1000000; /usr/bin/time -o "$OUT/time" -f '%M %e' "$S" -f "$OUT/gen200k.txt" $args >/dev/null 2>"$OUT/err" )
+	rc=$?
+	# shellcheck disable=SC2046
+	set -- $(tail -n 1 "$OUT/time") x x
+	eq "200,000 lines, $args: exit 0 within 100 MB and 5 s (#16)" \
+		"$rc:$(awk -v k="$1" -v s="$2" 'BEGIN { print (k < 100000 && s < 5) ? "bounded" : k " KiB " s " s" }')" "0:bounded"
+done
+
+# --sort: a list of keys, max and mean among them
+V=$FIX/v2-basic.txt
+eq "--sort max: by the longest stretch (#16)" "$(sp -f "$V" -F csv tasks -s max | sed -n 2p | cut -d, -f1,6)" "1,2000000000"
+eq "--sort mean: by the mean, rows without one last (#16)" \
+	"$(sp -f "$V" -F csv sites -s mean | cut -d, -f3 | tr '\n' ' ')" \
+	"mean_ns 1000000000 20190010 15000000 100000 1500    "
+eq "--sort sites,pid: the second key breaks ties of the first (#16)" \
+	"$(sp -f "$V" -F csv tasks -s sites,pid | cut -d, -f1,7 | tr '\n' ' ')" \
+	"pid,sites 123,2 1,1 124,1 129,1 130,1 200,1 201,1 "
+eq "--sort count -r: reversed" "$(sp -f "$V" -F csv tasks -s count -r | sed -n 2p | cut -d, -f1)" "201"
+usage -s count,speed tasks
+usage -s mean,,max tasks
+
+# options that would be ignored are usage errors that say why
+for args in "-s comm sites" "-s pid sites" "-s tgid sites" "-s pid tasks -b tgid" \
+	"-s tgid tasks -b comm" "-s tasks task 123" "-p sites" "-p -F csv tasks" \
+	"-g function tasks" "-g module site do_nanosleep" "-b tgid sites" "-b comm kinds" \
+	"-b tgid task 123" "--columns 3 sites" "--columns 3 -F folded matrix"; do
+	# shellcheck disable=SC2086
+	sp -f "$V" $args >/dev/null 2>"$OUT/e"
+	eq "an option that does not apply is a usage error: $args (#16)" \
+		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|pretty\|group\|by\|columns\)')" "2:1"
+done
+eq "-b tgid matrix: rows by thread group (#16)" \
+	"$(sp -f "$B" -F csv matrix -b tgid -n 2 --columns 2 | tr '\n' ' ')" \
+	"tgid,comm,count,do_nanosleep+0x6e/0x190,sp_test_sleep_once+0x4a/0x90 [sched_points_test] 123,sleeper,57,45,0 129,my thread,42,0,30 "
+eq "-b comm matrix: rows by task name (#16)" \
+	"$(sp -f "$B" -F csv matrix -b comm -n 1 --columns 1 | tr '\n' ' ')" "comm,count,do_nanosleep+0x6e/0x190 sleeper,77,65 "
+eq "-b comm site X: the site's tasks by name (#16)" \
+	"$(sp -f "$B" -F csv site do_nanosleep -b comm | tr '\n' ' ')" "count,tasks,sites,comm 65,2,1,sleeper 7,1,1,my thread "
+
+# output correctness
+printf 'sched_points version 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n7\t7\t3\tffffffff81000000\tf+0x1/0x2\t\n' >"$OUT/empty-comm.txt"
+eq "folded: an empty task name is the frame \\000, not an empty frame (#16)" \
+	"$(sp -f "$OUT/empty-comm.txt" -F folded matrix)" '\000;f+0x1/0x2 3'
+eq "folded site X: the site frame is kept (#16)" \
+	"$(sp -f "$B" -F folded site do_nanosleep | head -n 1)" "sleeper;do_nanosleep 45"
+sp -f "$B" -F json site "$(printf 'do_\377\n')" >"$OUT/site.json" 2>/dev/null
+eq "json: the site argument is escaped, the document valid UTF-8 (#16)" \
+	"$?:$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); print(repr(d["site"].encode("utf-8", "surrogateescape")))' "$OUT/site.json")" \
+	"1:b'do_\\xff'"
+eq "prometheus HELP names every kind on version 2 input (#16)" \
+	"$(sp -f "$V" -F prom sites | grep -c '^# HELP sched_points_calls_total .*preempt_schedule().*cond_resched()')" "1"
+eq "prometheus HELP on version 1 input: calls of schedule()" \
+	"$(sp -f "$B" -F prom sites | grep -c '^# HELP sched_points_calls_total Calls of schedule()')" "1"
+
+# heat map
+sp -f "$V" -T heatmap >"$OUT/h.svg"
+eq "heatmap: colours from the smallest to the largest cell (#16)" \
+	"$(grep -c 'fill="#440154" stroke="#ffffff"><title>wéird (200) at yield:0xffffffffc0009999: off-CPU time 1.50us' "$OUT/h.svg"):$(grep -c 'fill="#fde725" stroke="#ffffff"><title>init (1)' "$OUT/h.svg")" "1:1"
+# no text is cut at the left or right edge (6.7 px a glyph at font-size 11)
+NOCLIP='import re,sys
+d=open(sys.argv[1], encoding="utf-8").read()
+w=float(re.search(r"<svg [^>]*width=\"([0-9.]+)\"", d).group(1))
+bad=[]
+for m in re.finditer(r"<text x=\"([0-9.-]+)\" y=\"[0-9.-]+\" text-anchor=\"(start|end|middle)\">([^<]*)</text>", d):
+    x, a, t = float(m.group(1)), m.group(2), m.group(3)
+    t = re.sub(r"&[a-z]+;", "_", t)
+    n = len(t) * 6.7
+    lo, hi = {"start": (x, x + n), "end": (x - n, x), "middle": (x - n / 2, x + n / 2)}[a]
+    if lo < 0 or hi > w: bad.append(t)
+print(bad)'
+eq "heatmap -T: the legend title and every label fit in the picture (#16)" \
+	"$(python3 -c "$NOCLIP" "$OUT/h.svg")" "[]"
+sp -f "$G" heatmap -n 3 --columns 5 >"$OUT/h2.svg"
+eq "heatmap -n 3 --columns 5: row and column limits apart (#16)" \
+	"$(grep -c 'text-anchor="end">task-[0-9]* ([0-9]*)</text>' "$OUT/h2.svg"):$(grep -c 'rotate(-90)' "$OUT/h2.svg")" "3:5"
+eq "heatmap -b tgid: rows by thread group (#16)" \
+	"$(sp -f "$B" heatmap -b tgid | grep -c '>my thread (tgid 129)</text>')" "1"
+LONG=a_function_name_long_enough_to_be_cut_in_a_heat_map_label
+printf 'sched_points version 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n7\t7\t3\tffffffff81000000\t%s+0x1/0x2 [mymod]\tx\n' "$LONG" >"$OUT/long-sym.txt"
+eq "heatmap: a cut label keeps its [module] (#16)" \
+	"$(sp -f "$OUT/long-sym.txt" heatmap | grep -o 'rotate(-90)">[^<]*' | sed 's/.*">//')" \
+	"a_function_name_long_enough_to_be_cut... [mymod]"
+
+# code shape (item 7)
+eq "one column writer: the per-column switch is in column.c only (#16)" \
+	"$(grep -l 'case SP_COL_' "$TOP"/*.c | xargs -n 1 basename | tr '\n' ' ')" "column.c "
+eq "one value formatter: no fmt_value in table.c (#16)" "$(grep -c 'fmt_value' "$TOP/table.c")" "0"
+eq "main.c: a command table, no magic indices or counts (#16)" \
+	"$(grep -c 'cmd_select' "$TOP/main.c"):$(grep -cE 'v == [0-9]|pick\([^)]*, [0-9]+\)' "$TOP/main.c")" "3:0"
+eq "delta.c: the delta algorithm only, top and diff in interval.c (#16)" \
+	"$(grep -cE 'nanosleep|isatty|sp_cmd_top|sp_cmd_diff' "$TOP/delta.c"):$(grep -c '^int sp_cmd_' "$TOP/interval.c")" "0:2"
+
+# Prometheus: bounded cardinality, exact totals
+sp -f "$G" -F prometheus matrix >"$OUT/g.prom"
+eq "prometheus: at most 100 series a family plus one 'other', totals exact (#16)" \
+	"$(grep -c '^sched_points_calls_total{' "$OUT/g.prom"):$(grep -c '^sched_points_calls_total{pid="other",tgid="other",comm="other",kind="other",site="other"}' "$OUT/g.prom"):$(awk '/^sched_points_calls_total\{/ { print $NF }' "$OUT/g.prom" | bigsum)" \
+	"101:1:$want"
+sp -f "$G" -F prometheus -n 5 sites >"$OUT/g5.prom"
+eq "prometheus: the other series of the max gauge is the longest of the rest (#16)" \
+	"$(secs_to_ns "$(grep '^sched_points_offcpu_max_seconds{kind="other",site="other"}' "$OUT/g5.prom" | awk '{ print $NF }')")" \
+	"$(sp -f "$G" -F csv -n 0 sites | tail -n +7 | cut -d, -f4 | sort -n | tail -n 1)"
+eq "prometheus -n 5: 5 series and other" "$(sp -f "$G" -F prometheus -n 5 sites | grep -c '^sched_points_calls_total{')" "6"
+
 # ---- documentation ----------------------------------------------------------
 missing=""
 for opt in $(grep -o -- '--[a-z][a-z-]*' "$OUT/help" | sort -u); do
