@@ -835,6 +835,62 @@ eq "prometheus: the other series of the max gauge is the longest of the rest (#1
 	"$(sp -f "$G" -F csv -n 0 sites | tail -n +7 | cut -d, -f4 | sort -n | tail -n 1)"
 eq "prometheus -n 5: 5 series and other" "$(sp -f "$G" -F prometheus -n 5 sites | grep -c '^sched_points_calls_total{')" "6"
 
+# ---- Prometheus, as a fleet scrapes it (#16 item 8) ---------------------------
+# The tool writes the textfile atomically (-o), Debian's node_exporter serves
+# it over HTTP from 127.0.0.1 on a free port, and promtool checks what was
+# served.  The server runs under timeout(1) and is killed at the end.
+# node_exporter writes values as floats (9.7e+07) and labels sorted by name.
+TF=$OUT/textfile
+mkdir -p "$TF"
+sp -f "$G" -F prometheus -n 20 matrix -o "$TF/sched_points.prom" >/dev/null
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+scrape() {	# scrape PORT FILE: 0 when /metrics was read
+	python3 -c 'import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())' "$1" >"$2" 2>/dev/null
+}
+served=""
+for attempt in 1 2 3; do
+	port=$(free_port)
+	timeout 60 prometheus-node-exporter --web.listen-address="127.0.0.1:$port" \
+		--collector.disable-defaults --collector.textfile \
+		--collector.textfile.directory="$TF" >"$OUT/node_exporter.log" 2>&1 &
+	ne_pid=$!
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		if scrape "$port" "$OUT/scrape1.txt"; then served=$port; break; fi
+		kill -0 "$ne_pid" 2>/dev/null || break
+		sleep 0.5
+	done
+	[ -n "$served" ] && break
+	kill "$ne_pid" 2>/dev/null
+	wait "$ne_pid" 2>/dev/null
+done
+if [ -n "$served" ]; then
+	pass "node_exporter serves the textfile directory on 127.0.0.1:$served"
+	# the file replaced while it is served: the next scrape sees the new one whole
+	sp -f "$V" -F prometheus sites -o "$TF/sched_points.prom" >/dev/null
+	scrape "$served" "$OUT/scrape2.txt"
+	eq "node_exporter: the textfile read without error, twice" \
+		"$(grep -c '^node_textfile_scrape_error 0$' "$OUT/scrape1.txt"):$(grep -c '^node_textfile_scrape_error 0$' "$OUT/scrape2.txt")" "1:1"
+	eq "node_exporter: the calls served sum to the input total (top 20 and other)" \
+		"$(awk '/^sched_points_calls_total\{/ { s += $NF } END { printf "%.0f\n", s }' "$OUT/scrape1.txt"):$(grep -c '^sched_points_calls_total{.*pid="other"' "$OUT/scrape1.txt")" "$want:1"
+	eq "node_exporter: after the file was replaced, the new one is served whole" \
+		"$(awk '/^sched_points_calls_total\{/ { s += $NF } END { printf "%.0f\n", s }' "$OUT/scrape2.txt"):$(grep -c '^sched_points_offcpu_seconds_total{' "$OUT/scrape2.txt")" \
+		"$(input_total "$V"):$(grep -c '^sched_points_offcpu_seconds_total{' "$OUT/v2.prom")"
+	promtool check metrics <"$OUT/scrape1.txt" >"$OUT/promtool.log" 2>&1
+	eq "promtool check metrics: what node_exporter served is clean" "$?:$(cat "$OUT/promtool.log")" "0:"
+else
+	fail "node_exporter serves the textfile directory on 127.0.0.1" "$(tail -n 3 "$OUT/node_exporter.log")"
+fi
+kill "$ne_pid" 2>/dev/null
+wait "$ne_pid" 2>/dev/null
+eq "node_exporter: stopped at the end of the test" "$(kill -0 "$ne_pid" 2>/dev/null && echo running || echo stopped)" "stopped"
+for f in "$OUT/e.prom" "$OUT/v2.prom" "$OUT/v2m.prom" "$OUT/g.prom"; do
+	promtool check metrics <"$f" >"$OUT/promtool.log" 2>&1
+	eq "promtool check metrics: $(basename "$f")" "$?:$(cat "$OUT/promtool.log")" "0:"
+done
+
 # ---- documentation ----------------------------------------------------------
 missing=""
 for opt in $(grep -o -- '--[a-z][a-z-]*' "$OUT/help" | sort -u); do
