@@ -667,6 +667,160 @@ static int cmp_groups(const void *pa, const void *pb, void *pctx)
 	return c;
 }
 
+/*
+ * Sorting a million groups: an array of (first key as a number, index) is
+ * sorted instead of the 100-byte groups, compared by that number and only
+ * on a tie by cmp_groups(); with a small --top, only the top rows are
+ * sorted, kept in a heap of that size.  Then the groups are put in that
+ * order in place (the rows past --top in no particular order: only sums
+ * of them are shown).
+ */
+struct sort_item {
+	sp_u128 key;
+	uint32_t idx;
+};
+
+/* The first key as a number (higher first), or false for a name. */
+static bool fast_key(const struct sp_result *r, enum sp_sort key,
+		     const struct sp_group *g, sp_u128 *v)
+{
+	switch (key) {
+	case SP_SORT_COUNT:
+		*v = r->delta ? g->delta : g->count;
+		return true;
+	case SP_SORT_TIME:
+		*v = r->delta ? g->delta_ns : g->total_ns;
+		return true;
+	case SP_SORT_TOTAL:
+		*v = r->by_time ? g->total_ns : g->count;
+		return true;
+	case SP_SORT_MAX:
+		*v = g->max_ns;
+		return true;
+	case SP_SORT_TASKS:
+		*v = g->ntasks;
+		return true;
+	case SP_SORT_SITES:
+		*v = g->nsites;
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct item_ctx {
+	struct sort_ctx sort;
+	bool fast;
+};
+
+static int cmp_items(const void *pa, const void *pb, void *pctx)
+{
+	const struct item_ctx *ctx = pctx;
+	const struct sort_item *a = pa, *b = pb;
+	const struct sp_group *groups = ctx->sort.r->groups;
+
+	if (ctx->fast && a->key != b->key) {
+		int c = a->key < b->key ? 1 : -1;
+
+		return ctx->sort.reverse ? -c : c;
+	}
+	return cmp_groups(&groups[a->idx], &groups[b->idx], (void *)&ctx->sort);
+}
+
+/* Heap of the n best items seen, the worst at the root. */
+static void sift_down(struct sort_item *h, size_t n, size_t i,
+		      const struct item_ctx *ctx)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, w = i;
+		struct sort_item t;
+
+		if (l < n && cmp_items(&h[l], &h[w], (void *)ctx) > 0)
+			w = l;
+		if (l + 1 < n && cmp_items(&h[l + 1], &h[w], (void *)ctx) > 0)
+			w = l + 1;
+		if (w == i)
+			return;
+		t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+/* Put groups in the order of perm (perm[k]: the group for place k). */
+static void permute(struct sp_group *g, uint32_t *perm, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct sp_group tmp;
+		uint32_t j = i;
+
+		if (perm[i] == i)
+			continue;
+		tmp = g[i];
+		while (perm[j] != i) {
+			uint32_t k = perm[j];
+
+			g[j] = g[k];
+			perm[j] = j;
+			j = k;
+		}
+		g[j] = tmp;
+		perm[j] = j;
+	}
+}
+
+static void sort_groups(struct sp_result *r, const struct sort_ctx *sctx,
+			size_t top)
+{
+	struct item_ctx ctx = { *sctx, false };
+	uint32_t n = r->ngroups, i, nsort = n;
+	struct sort_item *items = sp_xrealloc(NULL, n, sizeof(*items));
+	uint32_t *perm;
+	bool *taken = NULL;
+	sp_u128 v = 0;
+
+	ctx.fast = sctx->nkeys && fast_key(r, sctx->keys[0], &r->groups[0], &v);
+	for (i = 0; i < n; i++) {
+		items[i].idx = i;
+		items[i].key = 0;
+		if (ctx.fast)
+			fast_key(r, sctx->keys[0], &r->groups[i], &items[i].key);
+	}
+	if (top && top < n / 4) {	/* keep the top in a heap */
+		nsort = (uint32_t)top;
+		for (i = nsort / 2; i-- > 0;)
+			sift_down(items, nsort, i, &ctx);
+		for (i = nsort; i < n; i++) {
+			if (cmp_items(&items[i], &items[0], &ctx) < 0) {
+				items[0] = items[i];
+				sift_down(items, nsort, 0, &ctx);
+			}
+		}
+	}
+	qsort_r(items, nsort, sizeof(*items), cmp_items, &ctx);
+	perm = sp_xrealloc(NULL, n, sizeof(*perm));
+	for (i = 0; i < nsort; i++)
+		perm[i] = items[i].idx;
+	if (nsort < n) {	/* the rest, in any order */
+		uint32_t k;
+
+		taken = sp_xrealloc(NULL, n, sizeof(*taken));
+		memset(taken, 0, (size_t)n * sizeof(*taken));
+		for (i = 0; i < nsort; i++)
+			taken[perm[i]] = true;
+		for (i = 0, k = nsort; i < n; i++)
+			if (!taken[i])
+				perm[k++] = i;
+	}
+	free(items);
+	free(taken);
+	permute(r->groups, perm, n);
+	free(perm);
+}
+
 /* Leave out what did not move (interval mode), sort by keys, cut to top. */
 static void finish(struct sp_result *r, const enum sp_sort *keys,
 		   size_t nkeys, size_t top)
@@ -680,10 +834,10 @@ static void finish(struct sp_result *r, const enum sp_sort *keys,
 			if (r->groups[i].delta || r->groups[i].delta_ns)
 				r->groups[n++] = r->groups[i];
 		r->ngroups = n;
-		sp_keymap_free(&r->gindex);	/* indexes are stale now */
 	}
+	sp_keymap_free(&r->gindex);	/* its indexes are stale once sorted */
 	if (r->ngroups > 1)
-		qsort_r(r->groups, r->ngroups, sizeof(*r->groups), cmp_groups, &ctx);
+		sort_groups(r, &ctx, top);
 	r->nshown = top && top < r->ngroups ? (uint32_t)top : r->ngroups;
 }
 
