@@ -11,16 +11,10 @@
 #include "json_writer.h"
 #include "schedpoints.h"
 
+/* A name: its bytes, escaped by the writer (see json_writer.h). */
 static void json_text(struct json_writer *jw, const char *raw, size_t len)
 {
-	char small[256];
-	char *buf = small;
-
-	if (len > (sizeof(small) - 1) / 4)
-		buf = sp_xrealloc(NULL, len, 5);
-	jsonw_string_len(jw, buf, sp_escape(buf, raw, len, 0));
-	if (buf != small)
-		free(buf);
+	jsonw_string_len(jw, raw, len);
 }
 
 static void json_summary_value(struct json_writer *jw, const char *name,
@@ -76,13 +70,16 @@ static void json_head(struct json_writer *jw, const struct sp_out *out,
 	jsonw_string_field(jw, "view", sp_view_name(o->view));
 	jsonw_string_field(jw, "group", sp_site_label(o));
 	jsonw_string_field(jw, "value", o->value == SP_VALUE_TIME ? "time" : "count");
-	if (o->view == SP_VIEW_TASKS) {
+	if (o->view == SP_VIEW_TASKS || o->view == SP_VIEW_SITE ||
+	    o->view == SP_VIEW_MATRIX) {	/* the views --by applies to */
 		static const char *const by[] = { "pid", "tgid", "comm" };
 
 		jsonw_string_field(jw, "by", by[o->by]);
 	}
-	if (o->view == SP_VIEW_SITE)
-		jsonw_string_field(jw, "site", o->view_arg);
+	if (o->view == SP_VIEW_SITE) {	/* argv: any bytes */
+		jsonw_name(jw, "site");
+		json_text(jw, o->view_arg, strlen(o->view_arg));
+	}
 	if (o->view == SP_VIEW_TASK)
 		jsonw_uint_field(jw, "pid", o->task_pid);
 	if (out->sample)
@@ -120,81 +117,38 @@ static void json_totals(struct json_writer *jw, const struct sp_result *r)
 	jsonw_uint_field(jw, "rows_total", r->ngroups);
 }
 
+static void json_cell(struct json_writer *jw, const struct sp_cell *cell)
+{
+	switch (cell->type) {
+	case SP_CELL_NONE:
+	case SP_CELL_PCT:	/* a share for people; the numbers are here */
+		jsonw_null(jw);
+		break;
+	case SP_CELL_UINT:
+	case SP_CELL_NS:
+		json_u128(jw, cell->u);
+		break;
+	case SP_CELL_RATE:
+		jsonw_float(jw, cell->d);
+		break;
+	case SP_CELL_COMM:
+	case SP_CELL_WORD:
+		json_text(jw, cell->s, cell->len);
+		break;
+	}
+}
+
 static void json_group(struct json_writer *jw, const struct sp_result *r,
 		       const struct sp_group *g)
 {
 	enum sp_col cols[SP_MAX_COLS];
-	size_t ncols = sp_result_columns(r, cols, false), c, len;
-	const char *s;
-	double rate;
+	size_t ncols = sp_result_columns(r, cols, false), c;
+	struct sp_cell cell;
 
 	for (c = 0; c < ncols; c++) {
 		jsonw_name(jw, sp_col_name(r, cols[c]));
-		switch (cols[c]) {
-		case SP_COL_PID:
-			jsonw_uint(jw, g->pid);
-			break;
-		case SP_COL_TGID:
-			jsonw_uint(jw, g->tgid);
-			break;
-		case SP_COL_COUNT:
-			jsonw_uint(jw, g->count);
-			break;
-		case SP_COL_DELTA:
-			jsonw_uint(jw, g->delta);
-			break;
-		case SP_COL_PCT:
-			jsonw_null(jw);
-			break;
-		case SP_COL_TIME:
-			json_u128(jw, g->total_ns);
-			break;
-		case SP_COL_DTIME:
-			json_u128(jw, g->delta_ns);
-			break;
-		case SP_COL_TRATE:
-			rate = sp_time_rate(r, g->delta_ns);
-			if (rate >= 0)
-				jsonw_float(jw, rate);
-			else
-				jsonw_null(jw);
-			break;
-		case SP_COL_MEAN: {
-			sp_u128 mean;
-
-			if (sp_group_mean(r, g, &mean))
-				json_u128(jw, mean);
-			else
-				jsonw_null(jw);
-			break;
-		}
-		case SP_COL_MAX:
-			jsonw_uint(jw, g->max_ns);
-			break;
-		case SP_COL_KIND:
-			jsonw_string(jw, sp_kind_name(g->kind));
-			break;
-		case SP_COL_RATE:
-			rate = sp_rate(r, g->delta);
-			if (rate >= 0)
-				jsonw_float(jw, rate);
-			else
-				jsonw_null(jw);
-			break;
-		case SP_COL_TASKS:
-			jsonw_uint(jw, g->ntasks);
-			break;
-		case SP_COL_SITES:
-			jsonw_uint(jw, g->nsites);
-			break;
-		case SP_COL_COMM:
-			s = sp_group_comm(r, g, &len);
-			json_text(jw, s, len);
-			break;
-		case SP_COL_SITE:
-			jsonw_string(jw, sp_site_name(r, g));
-			break;
-		}
+		sp_cell_get(r, g, cols[c], &cell);
+		json_cell(jw, &cell);
 	}
 }
 

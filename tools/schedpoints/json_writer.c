@@ -88,14 +88,30 @@ void jsonw_end_object(struct json_writer *jw) { end(jw, '}'); }
 void jsonw_start_array(struct json_writer *jw) { start(jw, '['); }
 void jsonw_end_array(struct json_writer *jw) { end(jw, ']'); }
 
+/*
+ * Any bytes: valid UTF-8 is kept, control bytes are escaped, and a byte
+ * that is not part of valid UTF-8 is written as the lone surrogate
+ * \udcXX (PEP 383's surrogateescape), so the document stays valid and the
+ * exact bytes can be had back (Python: s.encode("utf-8", "surrogateescape")).
+ */
 static void quote(struct json_writer *jw, const char *s, size_t len)
 {
-	size_t i;
+	size_t i = 0;
 
 	fputc('"', jw->fp);
-	for (i = 0; i < len; i++) {
+	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
 
+		if (c >= 0x80) {
+			size_t n = sp_utf8_len(s + i, len - i);
+
+			if (n)
+				fwrite(s + i, 1, n, jw->fp);
+			else
+				fprintf(jw->fp, "\\udc%02x", c);
+			i += n ? n : 1;
+			continue;
+		}
 		switch (c) {
 		case '"':
 			fputs("\\\"", jw->fp);
@@ -115,6 +131,7 @@ static void quote(struct json_writer *jw, const char *s, size_t len)
 			else
 				fputc(c, jw->fp);
 		}
+		i++;
 	}
 	fputc('"', jw->fp);
 }

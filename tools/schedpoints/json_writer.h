@@ -2,9 +2,10 @@
 /*
  * Minimal JSON emitter, in the manner of bpftool's json_writer: the only way
  * schedpoints writes JSON.  Commas, nesting and string escaping are handled
- * here; callers only say what comes next.  Strings must be valid UTF-8 (the
- * callers pass ASCII or the display form of sp_escape()); control bytes are
- * written as \u00XX.
+ * here; callers only say what comes next.  Strings may hold any bytes: valid
+ * UTF-8 is kept, control bytes are written as \u00XX and any other byte as
+ * the lone surrogate \udcXX (PEP 383), so every document is valid JSON and
+ * a task name's exact bytes can be recovered.
  */
 #ifndef SP_JSON_WRITER_H
 #define SP_JSON_WRITER_H

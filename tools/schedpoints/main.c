@@ -31,8 +31,10 @@ static const char usage_text[] =
 "                     or a module ([ext4], [vmlinux])\n"
 "  task PID           one task's call sites\n"
 "  kinds              counts summed by kind (same as sites --group kind)\n"
-"  matrix             the task x call-site table of counts (or --value time)\n"
+"  matrix             the task x call-site table of counts (or --value time),\n"
+"                     the top 40 rows and columns unless -n/--columns say\n"
 "  heatmap            the matrix as an SVG picture (same as --format svg matrix)\n"
+"  help               this text\n"
 "  top [VIEW [ARG]]   every --interval seconds, deltas and rates of a view\n"
 "  diff A B [VIEW [ARG]]\n"
 "                     deltas from saved snapshot A to saved snapshot B\n"
@@ -41,18 +43,24 @@ static const char usage_text[] =
 "  -f, --file FILE      read FILE instead of /proc/sched_points ('-': stdin)\n"
 "  -F, --format FMT     table (default), csv, json, folded, prometheus, svg\n"
 "  -o, --output FILE    write to FILE (replaced atomically), print its path\n"
-"  -p, --pretty         indent JSON\n"
+"  -p, --pretty         indent JSON (with --format json)\n"
 "\n"
 "Views:\n"
-"  -g, --group G        sites by: site (default), function, module, kind\n"
-"  -b, --by B           tasks by: pid (default), tgid, comm\n"
+"  -g, --group G        call sites by: site (default), function, module, kind\n"
+"                       (sites, task PID, matrix columns)\n"
+"  -b, --by B           tasks by: pid (default), tgid, comm (tasks, site X,\n"
+"                       matrix and heatmap rows)\n"
 "  -T, --by-time        the value is off-CPU time: sort by it, percent of it,\n"
 "                       matrix cells, folded values (same as --value time)\n"
 "      --value V        count (default) or time\n"
-"  -s, --sort KEY       count, time, total, pid, tgid, comm, site, name\n"
+"  -s, --sort KEYS      comma-separated keys, each breaking the ties of the\n"
+"                       one before: count, time, mean, max, total (the\n"
+"                       value), tasks, sites, pid, tgid, comm, site, name\n"
 "                       (default: the value, count or time)\n"
 "  -r, --reverse        reverse the sort order\n"
-"  -n, --top N          show the first N rows (matrix: N rows, N columns)\n"
+"  -n, --top N          show the first N rows, 0 all (matrix: N rows and N\n"
+"                       columns; prometheus: N series a family and 'other')\n"
+"      --columns N      matrix and heatmap: N columns, 0 all\n"
 "\n"
 "Filters (repeatable; a row must match one value of each filter given):\n"
 "      --pid LIST       pids, comma separated\n"
@@ -75,8 +83,10 @@ static const char usage_text[] =
 
 enum {
 	OPT_PID = 256, OPT_TGID, OPT_COMM, OPT_MODULE, OPT_SYMBOL, OPT_KIND,
-	OPT_VALUE,
+	OPT_VALUE, OPT_COLUMNS,
 };
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const struct option long_options[] = {
 	{ "file", required_argument, NULL, 'f' },
@@ -90,6 +100,7 @@ static const struct option long_options[] = {
 	{ "sort", required_argument, NULL, 's' },
 	{ "reverse", no_argument, NULL, 'r' },
 	{ "top", required_argument, NULL, 'n' },
+	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tgid", required_argument, NULL, OPT_TGID },
 	{ "comm", required_argument, NULL, OPT_COMM },
@@ -119,7 +130,8 @@ static int usage_error(const char *fmt, ...)
 }
 
 /* Index of s in names[], or -1. */
-static int pick(const char *s, const char *const *names, size_t n)
+#define pick(s, names)	pick_n(s, names, ARRAY_SIZE(names))
+static int pick_n(const char *s, const char *const *names, size_t n)
 {
 	size_t i;
 
@@ -181,6 +193,33 @@ static bool parse_kind_list(const char *s, unsigned *mask)
 	}
 }
 
+/* --sort KEY[,KEY...] */
+static int parse_sort_list(struct sp_opts *o, const char *arg)
+{
+	const char *p = arg;
+
+	o->nsort = 0;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int k;
+
+		for (k = 0; k < SP_NSORTS; k++)
+			if (strlen(sp_sort_name((enum sp_sort)k)) == len &&
+			    !memcmp(sp_sort_name((enum sp_sort)k), p, len))
+				break;
+		if (k == SP_NSORTS)
+			return usage_error("--sort: unknown key '%.*s' in '%s' (count, time, mean, max, total, tasks, sites, pid, tgid, comm, site, name)",
+					   (int)len, p, arg);
+		if (o->nsort == SP_MAX_SORT)
+			return usage_error("--sort: at most %d keys", SP_MAX_SORT);
+		o->sort[o->nsort++] = (enum sp_sort)k;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
 static void add_glob(char ***v, size_t *n, const char *s, bool strip_brackets)
 {
 	size_t len = strlen(s);
@@ -225,12 +264,6 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		[SP_GROUP_MODULE] = "module", [SP_GROUP_KIND] = "kind",
 	};
 	static const char *const bys[] = { "pid", "tgid", "comm" };
-	static const char *const sorts[SP_NSORTS] = {
-		[SP_SORT_COUNT] = "count", [SP_SORT_TOTAL] = "total",
-		[SP_SORT_PID] = "pid", [SP_SORT_TGID] = "tgid",
-		[SP_SORT_COMM] = "comm", [SP_SORT_SITE] = "site",
-		[SP_SORT_NAME] = "name", [SP_SORT_TIME] = "time",
-	};
 	static const char *const values[] = {
 		[SP_VALUE_COUNT] = "count", [SP_VALUE_TIME] = "time",
 	};
@@ -242,7 +275,7 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->file = arg;
 		break;
 	case 'F':
-		i = pick(arg, formats, 6);
+		i = pick(arg, formats);
 		if (i < 0 && !strcmp(arg, "prom"))
 			i = SP_FMT_PROM;
 		if (i < 0)
@@ -256,30 +289,26 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->pretty = true;
 		break;
 	case 'g':
-		i = pick(arg, groups, 4);
+		i = pick(arg, groups);
 		if (i < 0)
 			return usage_error("unknown group '%s' (site, function, module, kind)", arg);
 		o->group = (enum sp_group_by)i;
 		o->group_given = true;
 		break;
 	case 'b':
-		i = pick(arg, bys, 3);
+		i = pick(arg, bys);
 		if (i < 0)
 			return usage_error("unknown --by '%s' (pid, tgid, comm)", arg);
 		o->by = (enum sp_task_by)i;
+		o->by_given = true;
 		break;
 	case 's':
-		i = pick(arg, sorts, SP_NSORTS);
-		if (i < 0)
-			return usage_error("unknown sort key '%s' (count, time, total, pid, tgid, comm, site, name)", arg);
-		o->sort = (enum sp_sort)i;
-		o->sort_given = true;
-		break;
+		return parse_sort_list(o, arg);
 	case 'T':
 		o->value = SP_VALUE_TIME;
 		break;
 	case OPT_VALUE:
-		i = pick(arg, values, 2);
+		i = pick(arg, values);
 		if (i < 0)
 			return usage_error("unknown --value '%s' (count, time)", arg);
 		o->value = (enum sp_value)i;
@@ -294,6 +323,15 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 			return usage_error("--top: expected a number, got '%s'", arg);
 		o->top = n;
 		o->top_given = true;
+		break;
+	}
+	case OPT_COLUMNS: {
+		uint32_t n;
+
+		if (!parse_u32(arg, &n))
+			return usage_error("--columns: expected a number, got '%s'", arg);
+		o->columns = n;
+		o->columns_given = true;
 		break;
 	}
 	case OPT_PID:
@@ -339,50 +377,85 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 	return 0;
 }
 
-/* VIEW [ARG] from args; returns the number of args used, or -1. */
-static int parse_view(struct sp_opts *o, char **args, int n, bool *heatmap)
-{
-	static const char *const views[] = {
-		"sites", "tasks", "site", "task", "matrix", "heatmap", "kinds",
-	};
-	int v;
+/* ---- views and commands ------------------------------------------------- */
 
-	if (!n) {
-		o->view = SP_VIEW_SITES;
-		return 0;
+/* The views: each a command, and the VIEW of top and diff. */
+enum view_arg { ARG_NONE, ARG_SITE, ARG_PID };
+
+static const struct view_cmd {
+	const char *name;
+	enum sp_view view;
+	enum view_arg arg;
+	bool heatmap;		/* the matrix as SVG */
+	bool kinds;		/* sites --group kind */
+} view_cmds[] = {
+	{ "sites", SP_VIEW_SITES, ARG_NONE, false, false },
+	{ "tasks", SP_VIEW_TASKS, ARG_NONE, false, false },
+	{ "site", SP_VIEW_SITE, ARG_SITE, false, false },
+	{ "task", SP_VIEW_TASK, ARG_PID, false, false },
+	{ "kinds", SP_VIEW_SITES, ARG_NONE, false, true },
+	{ "matrix", SP_VIEW_MATRIX, ARG_NONE, false, false },
+	{ "heatmap", SP_VIEW_MATRIX, ARG_NONE, true, false },
+};
+
+/* VIEW [ARG] from args (none: sites); the args left over are an error. */
+static int select_view(struct sp_opts *o, int argc, char **argv)
+{
+	const struct view_cmd *v = &view_cmds[0];
+	int used = 0;
+
+	if (argc) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(view_cmds); i++)
+			if (!strcmp(argv[0], view_cmds[i].name))
+				break;
+		if (i == ARRAY_SIZE(view_cmds))
+			return usage_error("unknown command or view '%s'", argv[0]);
+		v = &view_cmds[i];
+		used = 1;
 	}
-	v = pick(args[0], views, 7);
-	if (v < 0) {
-		usage_error("unknown command or view '%s'", args[0]);
-		return -1;
-	}
-	if (v == 5) {
-		*heatmap = true;
-		v = SP_VIEW_MATRIX;
-	}
-	if (v == 6) {
-		if (o->group_given && o->group != SP_GROUP_KIND) {
-			usage_error("kinds is sites --group kind: --group %s does not go with it",
-				    sp_site_label(o));
-			return -1;
-		}
+	o->view = v->view;
+	if (v->kinds) {
+		if (o->group_given && o->group != SP_GROUP_KIND)
+			return usage_error("kinds is sites --group kind: --group %s does not go with it",
+					   sp_site_label(o));
 		o->group = SP_GROUP_KIND;
-		v = SP_VIEW_SITES;
 	}
-	o->view = (enum sp_view)v;
-	if (v == SP_VIEW_SITE || v == SP_VIEW_TASK) {
-		if (n < 2) {
-			usage_error("'%s' needs an argument", args[0]);
-			return -1;
-		}
-		o->view_arg = args[1];
-		if (v == SP_VIEW_TASK && !parse_u32(args[1], &o->task_pid)) {
-			usage_error("task: expected a pid, got '%s'", args[1]);
-			return -1;
-		}
-		return 2;
+	if (v->heatmap) {
+		if (o->format != SP_FMT_TABLE && o->format != SP_FMT_SVG)
+			return usage_error("%s writes SVG only", "heatmap");
+		o->format = SP_FMT_SVG;
 	}
-	return 1;
+	if (v->arg != ARG_NONE) {
+		if (argc < 2)
+			return usage_error("'%s' needs an argument", v->name);
+		o->view_arg = argv[1];
+		if (v->arg == ARG_PID && !parse_u32(argv[1], &o->task_pid))
+			return usage_error("task: expected a pid, got '%s'", argv[1]);
+		used = 2;
+	}
+	if (used < argc)
+		return usage_error("unexpected argument '%s'", argv[used]);
+	return 0;
+}
+
+/* Options that do not apply to the command and view are usage errors. */
+static int check_opts(const struct sp_opts *o, bool top, bool diff)
+{
+	char why[256];
+
+	if (o->format == SP_FMT_SVG && o->view != SP_VIEW_MATRIX)
+		return usage_error("--format svg draws the matrix: use '%s' or 'matrix'", "heatmap");
+	if (o->count && !top)
+		return usage_error("%s is only for top", "--count");
+	if (o->interval_given && !top && !diff)
+		return usage_error("%s is only for top and diff", "--interval");
+	if (diff && o->file)
+		return usage_error("%s: diff reads the two files it is given", "--file");
+	if (sp_opts_check(o, why, sizeof(why)))
+		return usage_error("%s", why);
+	return 0;
 }
 
 static int run(struct sp_opts *o)
@@ -403,65 +476,73 @@ static int run(struct sp_opts *o)
 		return SP_EXIT_ERROR;
 	}
 	n = sp_render(&out, &st, false, 0);
-	if (!n && o->view == SP_VIEW_SITE)
-		fprintf(stderr, "schedpoints: no call site matches '%s'\n", o->view_arg);
-	else if (!n && o->view == SP_VIEW_TASK)
-		fprintf(stderr, "schedpoints: no entry for pid %u\n", o->task_pid);
 	rc = sp_output_close(o, out.fp, tmp) ? SP_EXIT_ERROR : SP_EXIT_OK;
+	/* a slice that matches nothing is an error, as grep's status says */
+	if (!n && o->view == SP_VIEW_SITE) {
+		fprintf(stderr, "schedpoints: no call site matches '%s'\n", o->view_arg);
+		rc = SP_EXIT_ERROR;
+	} else if (!n && o->view == SP_VIEW_TASK) {
+		fprintf(stderr, "schedpoints: no entry for pid %u\n", o->task_pid);
+		rc = SP_EXIT_ERROR;
+	}
 	sp_store_free(&st);
 	return rc;
 }
 
-static int dispatch(struct sp_opts *o, char **args, int n)
+static int do_view(struct sp_opts *o, int argc, char **argv)
 {
-	enum { CMD_VIEW, CMD_TOP, CMD_DIFF } cmd = CMD_VIEW;
-	bool heatmap = false;
-	int used;
+	return select_view(o, argc, argv) ? SP_EXIT_USAGE :
+	       check_opts(o, false, false) ? SP_EXIT_USAGE : run(o);
+}
 
-	if (n && !strcmp(args[0], "top")) {
-		cmd = CMD_TOP;
-		args++;
-		n--;
-	} else if (n && !strcmp(args[0], "diff")) {
-		if (n < 3)
-			return usage_error("%s needs two snapshot files", "diff");
-		cmd = CMD_DIFF;
-		args++;
-		n--;
-	} else if (n && !strcmp(args[0], "help")) {
-		fputs(usage_text, stdout);
-		return SP_EXIT_OK;
-	}
-	used = parse_view(o, cmd == CMD_DIFF ? args + 2 : args,
-			  cmd == CMD_DIFF ? n - 2 : n, &heatmap);
-	if (used < 0)
+/* top [VIEW [ARG]] */
+static int do_top(struct sp_opts *o, int argc, char **argv)
+{
+	if (select_view(o, argc, argv) || check_opts(o, true, false))
 		return SP_EXIT_USAGE;
-	if (used < (cmd == CMD_DIFF ? n - 2 : n))
-		return usage_error("unexpected argument '%s'",
-				   args[(cmd == CMD_DIFF ? 2 : 0) + used]);
-	if (heatmap) {
-		if (o->format != SP_FMT_TABLE && o->format != SP_FMT_SVG)
-			return usage_error("%s writes SVG only", "heatmap");
-		o->format = SP_FMT_SVG;
-	}
-	if (o->format == SP_FMT_SVG && o->view != SP_VIEW_MATRIX)
-		return usage_error("--format svg draws the matrix: use '%s' or 'matrix'", "heatmap");
-	if (o->count && cmd != CMD_TOP)
-		return usage_error("%s is only for top", "--count");
-	if (o->interval_given && cmd == CMD_VIEW)
-		return usage_error("%s is only for top and diff", "--interval");
-	if (cmd == CMD_DIFF && o->file)
-		return usage_error("%s: diff reads the two files it is given", "--file");
+	return sp_cmd_top(o);
+}
 
-	switch (cmd) {
-	case CMD_TOP:
-		return sp_cmd_top(o);
-	case CMD_DIFF:
-		return sp_cmd_diff(o, args[0], args[1]);
-	case CMD_VIEW:
-		break;
-	}
-	return run(o);
+/* diff A B [VIEW [ARG]] */
+static int do_diff(struct sp_opts *o, int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_error("%s needs two snapshot files", "diff");
+	if (select_view(o, argc - 2, argv + 2) || check_opts(o, false, true))
+		return SP_EXIT_USAGE;
+	return sp_cmd_diff(o, argv[0], argv[1]);
+}
+
+static int do_help(struct sp_opts *o, int argc, char **argv)
+{
+	(void)o;
+	(void)argc;
+	(void)argv;
+	fputs(usage_text, stdout);
+	return SP_EXIT_OK;
+}
+
+/* The commands, as bpftool's cmd_select(): the last entry is the default. */
+struct cmd {
+	const char *name;
+	int (*func)(struct sp_opts *o, int argc, char **argv);
+};
+
+static const struct cmd cmds[] = {
+	{ "top", do_top },
+	{ "diff", do_diff },
+	{ "help", do_help },
+	{ NULL, do_view },	/* a view, or none: sites */
+};
+
+static int cmd_select(struct sp_opts *o, int argc, char **argv)
+{
+	size_t i;
+
+	for (i = 0; cmds[i].name; i++)
+		if (argc && !strcmp(argv[0], cmds[i].name))
+			return cmds[i].func(o, argc - 1, argv + 1);
+	return cmds[i].func(o, argc, argv);
 }
 
 int main(int argc, char **argv)
@@ -469,7 +550,6 @@ int main(int argc, char **argv)
 	struct sp_opts o = { 0 };
 	int c, rc;
 
-	o.sort = SP_SORT_COUNT;
 	opterr = 0;		/* say it ourselves, without argv[0]'s path */
 	while ((c = getopt_long(argc, argv, "f:F:o:pg:b:Ts:rn:i:c:hV",
 				long_options, NULL)) != -1) {
@@ -499,9 +579,7 @@ int main(int argc, char **argv)
 			return SP_EXIT_USAGE;
 		}
 	}
-	if (!o.sort_given)	/* by the value of the view */
-		o.sort = o.value == SP_VALUE_TIME ? SP_SORT_TIME : SP_SORT_COUNT;
-	rc = dispatch(&o, argv + optind, argc - optind);
+	rc = cmd_select(&o, argc - optind, argv + optind);
 	free_opts(&o);
 	return rc;
 }

@@ -44,12 +44,21 @@ int sp_input_ok(const struct sp_opts *o, const struct sp_store *st)
 {
 	const char *what = NULL;
 
+	char sort[64];
+	size_t i;
+
 	if (!st->has_time && o->value == SP_VALUE_TIME)
 		what = "--by-time (--value time) needs the off-CPU time";
-	else if (!st->has_time && o->sort == SP_SORT_TIME)
-		what = "--sort time needs the off-CPU time";
 	else if (!st->has_kinds && o->f.kinds)
 		what = "--kind needs the kind column";
+	for (i = 0; !what && !st->has_time && i < o->nsort; i++) {
+		if (o->sort[i] == SP_SORT_TIME || o->sort[i] == SP_SORT_MEAN ||
+		    o->sort[i] == SP_SORT_MAX) {
+			snprintf(sort, sizeof(sort), "--sort %s needs the off-CPU time",
+				 sp_sort_name(o->sort[i]));
+			what = sort;
+		}
+	}
 	if (!what)
 		return 0;
 	fprintf(stderr, "schedpoints: %s: %s of format version 2; the input is version %s\n",

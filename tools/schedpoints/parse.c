@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Input parsing: /proc/sched_points, format versions 1 (and 1.x) and 2
- * (.spec/interface.md).  Both go into the one row representation of
+ * (Documentation/scheduler/sched-points.rst, added by patches/0005 and
+ * patches/0007 of the series).  Both go into the one row representation of
  * store.c: a version 1 line has kind SP_KIND_NONE and no time.
  *
  * The input is untrusted (a saved copy may have been edited, cut short, or be
@@ -27,6 +28,7 @@
 #define SHOW_V1		"pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm"
 #define SHOW_V2		"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\taddress\\tsymbol\\tcomm"
 #define EXPECT_VERSION	"'sched_points version 1' or 'sched_points version 2'"
+#define TRUNCATED	"line is not terminated by a newline (truncated input?)"
 
 /* ---- reader ------------------------------------------------------------- */
 
@@ -174,11 +176,15 @@ static void unread_line(struct sp_reader *r)
 
 /* ---- fields ------------------------------------------------------------- */
 
-/* Quote at most 40 bytes of untrusted input for an error message. */
+/*
+ * Quote at most 40 bytes of untrusted input for an error message: as they
+ * are, but for bytes that are not printable (\ooo).  A backslash is shown as
+ * itself, so that 'a\9' reads as it was written.
+ */
 static const char *excerpt(char *buf, const char *s, size_t len)
 {
 	bool cut = len > 40;
-	size_t o = sp_escape(buf, s, cut ? 40 : len, 0);
+	size_t o = sp_escape(buf, s, cut ? 40 : len, SP_ESC_KEEP_BACKSLASH);
 
 	if (cut)
 		memcpy(buf + o, "...", 4);
@@ -345,6 +351,11 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 	uint64_t major, minor;
 	char ex[200];
 
+	/* cut inside the version line (or right after it) */
+	if (!r->line_nl && (is_version_line(r) ||
+			    (r->linelen && r->linelen < n &&
+			     !memcmp(r->line, VERSION_PREFIX, r->linelen))))
+		return perr(r, err, TRUNCATED);
 	if (!is_version_line(r) || !r->line_nl)
 		return perr(r, err, "expected " EXPECT_VERSION ", got '%s'",
 			    excerpt(ex, r->line, r->linelen));
@@ -400,6 +411,16 @@ static bool is_word(const char *s, size_t len)
 	return true;
 }
 
+static bool is_decimal(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return len > 0;
+}
+
 static bool same(const char *s, size_t len, const char *lit)
 {
 	return strlen(lit) == len && !memcmp(s, lit, len);
@@ -418,7 +439,9 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 
 	if (same(r->line, r->linelen, header))
 		return r->line_nl ? 1 :
-			perr(r, err, "line is not terminated by a newline (truncated input?)");
+			perr(r, err, TRUNCATED);
+	if (!r->line_nl)
+		return perr(r, err, TRUNCATED);
 	if (memchr(r->line, '\t', r->linelen))
 		return perr(r, err, "expected the column header '%s' of version %u, got '%s'",
 			    show, st->major, excerpt(ex, r->line, r->linelen));
@@ -449,20 +472,22 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 		else
 			return perr(r, err, "summary 'mode': expected 'caller' or 'effective', got '%s'",
 				    excerpt(ex, val, vlen));
+	} else if (i == known) {
+		/*
+		 * Readers ignore names they do not know (a later minor): any
+		 * unsigned decimal, however large, or a word.
+		 */
+		if (!is_decimal(val, vlen) && !is_word(val, vlen))
+			return perr(r, err, "summary '%.*s': expected an unsigned decimal or a word, got '%s'",
+				    (int)nlen, r->line, excerpt(ex, val, vlen));
 	} else {
 		int rc = parse_uint(val, vlen, INT64_MAX, &v);
 
-		/* an unknown name (a later minor) may have a word as its value */
-		if (rc == -1 && i == known && is_word(val, vlen))
-			rc = 0;
 		if (rc)
-			return perr(r, err, "summary '%.*s': expected an unsigned decimal%s%s, got '%s'",
+			return perr(r, err, "summary '%.*s': expected an unsigned decimal%s, got '%s'",
 				    (int)nlen, r->line, rc == -2 ? " below 2^63" : "",
-				    i == known && rc == -1 ? " or a word" : "",
 				    excerpt(ex, val, vlen));
 	}
-	if (!r->line_nl)
-		return perr(r, err, "line is not terminated by a newline (truncated input?)");
 	if (i < known) {
 		int64_t *f = (int64_t *)(void *)((char *)&st->sum + summary_names[i].off);
 
@@ -527,10 +552,11 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 			break;
 		p = tab + 1;
 	}
+	/* a cut line has too few fields too: say what happened first */
+	if (!r->line_nl)
+		return perr(r, err, TRUNCATED);
 	if (nf != want)
 		return perr(r, err, "expected %zu TAB-separated fields, got %zu", want, nf);
-	if (!r->line_nl)
-		return perr(r, err, "line is not terminated by a newline (truncated input?)");
 	if (parse_u64_field(r, err, "pid", f[fi[F_PID]], flen[fi[F_PID]], UINT32_MAX, &pid) ||
 	    parse_u64_field(r, err, "tgid", f[fi[F_TGID]], flen[fi[F_TGID]], UINT32_MAX, &tgid))
 		return -1;

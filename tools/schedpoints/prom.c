@@ -8,8 +8,10 @@
  *   sched_points_offcpu_seconds_total{...} SECONDS        (version 2 input)
  *   sched_points_offcpu_max_seconds{...} SECONDS
  *
- * The labels are the view's label columns (the matrix view has all of them
- * and is the one to scrape).  Label values are escaped as the format asks
+ * The labels are the view's label columns.  A family holds the top N
+ * series (-n; SP_PROM_TOP without it) and one series whose labels are all
+ * "other" with the rest, so totals stay exact and the number of series a
+ * collector stores is bounded on any machine.  Label values are escaped as the format asks
  * (\\, \", \n); task names are in display form first, so they are valid
  * UTF-8 with no control byte.  Seconds are written exactly, with nine
  * decimals.  Summary lines become sched_points_<name> gauges,
@@ -22,6 +24,13 @@
 #include <string.h>
 
 #include "schedpoints.h"
+
+/*
+ * Version 1 counted calls of schedule(); version 2 counts every entry into
+ * the scheduler, of four kinds (the kind label).
+ */
+#define HELP_CALLS_V1	"Calls of schedule() at a call site by a task"
+#define HELP_CALLS_V2	"Entries into the scheduler at a call site by a task: schedule() (kind sleep or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
 
 static void prom_value(FILE *fp, const char *s, size_t len)
 {
@@ -41,42 +50,25 @@ static void prom_value(FILE *fp, const char *s, size_t len)
 	fputc('"', fp);
 }
 
+/* {label="value",...} of a group, or every label "other" (g NULL). */
 static void prom_labels(FILE *fp, const struct sp_result *r,
 			const struct sp_group *g, char *buf)
 {
 	enum sp_col cols[SP_MAX_COLS];
-	size_t ncols = sp_result_columns(r, cols, false), c, len;
-	const char *s;
-	bool first = true;
+	size_t ncols = sp_label_columns(r, cols), c, len;
 
 	fputc('{', fp);
 	for (c = 0; c < ncols; c++) {
-		switch (cols[c]) {
-		case SP_COL_PID:
-		case SP_COL_TGID:
-			fprintf(fp, "%s%s=\"%u\"", first ? "" : ",",
-				sp_col_name(r, cols[c]),
-				cols[c] == SP_COL_PID ? g->pid : g->tgid);
-			break;
-		case SP_COL_COMM:
-			s = sp_group_comm(r, g, &len);
-			len = sp_escape(buf, s, len, 0);
-			fprintf(fp, "%scomm=", first ? "" : ",");
-			prom_value(fp, buf, len);
-			break;
-		case SP_COL_SITE:
-			s = sp_site_name(r, g);
-			fprintf(fp, "%s%s=", first ? "" : ",", sp_col_name(r, cols[c]));
-			prom_value(fp, s, strlen(s));
-			break;
-		case SP_COL_KIND:
-			fprintf(fp, "%skind=\"%s\"", first ? "" : ",",
-				sp_kind_name(g->kind));
-			break;
-		default:
-			continue;
+		struct sp_cell cell;
+		const char *s = "other";
+
+		len = 5;
+		if (g) {
+			sp_cell_get(r, g, cols[c], &cell);
+			s = sp_cell_text(&cell, true, buf, SP_CELL_BUF, &len);
 		}
-		first = false;
+		fprintf(fp, "%s%s=", c ? "," : "", sp_col_name(r, cols[c]));
+		prom_value(fp, s, len);
 	}
 	fputc('}', fp);
 }
@@ -122,49 +114,87 @@ static void prom_summary(FILE *fp, const struct sp_store *st)
 	}
 }
 
-/* One family with one sample per shown group. */
+/* What a family samples. */
 enum prom_what { P_COUNT, P_DELTA, P_RATE, P_TIME, P_MAX, P_DTIME, P_TRATE };
 
+/* The figures of a group, or of the groups past --top (the other series). */
+struct prom_vals {
+	sp_u128 count, delta, total_ns, delta_ns;
+	uint64_t max_ns;
+};
+
+static void prom_add(struct prom_vals *v, const struct sp_group *g)
+{
+	v->count += g->count;
+	v->delta += g->delta;
+	v->total_ns += g->total_ns;
+	v->delta_ns += g->delta_ns;
+	if (g->max_ns > v->max_ns)
+		v->max_ns = g->max_ns;
+}
+
+static void prom_sample(FILE *fp, const struct sp_result *r,
+			const struct prom_vals *v, enum prom_what what)
+{
+	char secs[64], digits[SP_U128_DIGITS];
+
+	switch (what) {
+	case P_COUNT:
+		fprintf(fp, " %s\n", sp_u128_str(digits, v->count));
+		break;
+	case P_DELTA:
+		fprintf(fp, " %s\n", sp_u128_str(digits, v->delta));
+		break;
+	case P_RATE:
+		fprintf(fp, " %.6g\n", sp_rate(r, (uint64_t)v->delta));
+		break;
+	case P_TIME:
+		sp_fmt_seconds(secs, sizeof(secs), v->total_ns);
+		fprintf(fp, " %s\n", secs);
+		break;
+	case P_MAX:
+		sp_fmt_seconds(secs, sizeof(secs), v->max_ns);
+		fprintf(fp, " %s\n", secs);
+		break;
+	case P_DTIME:
+		sp_fmt_seconds(secs, sizeof(secs), v->delta_ns);
+		fprintf(fp, " %s\n", secs);
+		break;
+	case P_TRATE:
+		fprintf(fp, " %.6g\n", sp_time_rate(r, v->delta_ns));
+		break;
+	}
+}
+
+/*
+ * One family: a sample per shown group (the top N, SP_PROM_TOP without -n)
+ * and, when groups were left out, one series with every label "other" that
+ * holds their sum (their longest stretch for the max gauge), so the
+ * family's sum is the exact total and its cardinality is N + 1.
+ */
 static void prom_samples(FILE *fp, const struct sp_result *r, char *buf,
 			 enum prom_what what, const char *name,
 			 const char *type, const char *help)
 {
-	char secs[64], digits[SP_U128_DIGITS];
+	struct prom_vals rest = { 0 };
 	uint32_t i;
 
 	prom_family(fp, name, type, help);
 	for (i = 0; i < r->nshown; i++) {
-		const struct sp_group *g = &r->groups[i];
+		struct prom_vals v = { 0 };
 
+		prom_add(&v, &r->groups[i]);
 		fputs(name, fp);
-		prom_labels(fp, r, g, buf);
-		switch (what) {
-		case P_COUNT:
-			fprintf(fp, " %s\n", sp_u128_str(digits, g->count));
-			break;
-		case P_DELTA:
-			fprintf(fp, " %s\n", sp_u128_str(digits, g->delta));
-			break;
-		case P_RATE:
-			fprintf(fp, " %.6g\n", sp_rate(r, g->delta));
-			break;
-		case P_TIME:
-			sp_fmt_seconds(secs, sizeof(secs), g->total_ns);
-			fprintf(fp, " %s\n", secs);
-			break;
-		case P_MAX:
-			sp_fmt_seconds(secs, sizeof(secs), g->max_ns);
-			fprintf(fp, " %s\n", secs);
-			break;
-		case P_DTIME:
-			sp_fmt_seconds(secs, sizeof(secs), g->delta_ns);
-			fprintf(fp, " %s\n", secs);
-			break;
-		case P_TRATE:
-			fprintf(fp, " %.6g\n", sp_time_rate(r, g->delta_ns));
-			break;
-		}
+		prom_labels(fp, r, &r->groups[i], buf);
+		prom_sample(fp, r, &v, what);
 	}
+	if (r->nshown == r->ngroups)
+		return;
+	for (i = r->nshown; i < r->ngroups; i++)
+		prom_add(&rest, &r->groups[i]);
+	fputs(name, fp);
+	prom_labels(fp, r, NULL, buf);
+	prom_sample(fp, r, &rest, what);
 }
 
 void sp_prom_result(struct sp_out *out, const struct sp_result *r)
@@ -174,11 +204,12 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 
 	if (out->reset_msg)
 		return;
-	buf = sp_xrealloc(NULL, 4 * SP_MAX_LINE + 1, 1);
+	buf = sp_xrealloc(NULL, SP_CELL_BUF, 1);
 	prom_summary(fp, r->st);
 	if (!r->delta) {
 		prom_samples(fp, r, buf, P_COUNT, "sched_points_calls_total", "counter",
-			     "Calls of schedule() from a call site by a task since the last reset.");
+			     r->st->has_kinds ? HELP_CALLS_V2 " since the last reset." :
+			     HELP_CALLS_V1 " since the last reset.");
 		if (r->time) {
 			prom_samples(fp, r, buf, P_TIME, "sched_points_offcpu_seconds_total",
 				     "counter",
@@ -191,10 +222,12 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 		return;
 	}
 	prom_samples(fp, r, buf, P_DELTA, "sched_points_calls_delta", "gauge",
-		     "Calls of schedule() in the last interval.");
+		     r->st->has_kinds ? HELP_CALLS_V2 " in the last interval." :
+		     HELP_CALLS_V1 " in the last interval.");
 	if (r->interval > 0)
 		prom_samples(fp, r, buf, P_RATE, "sched_points_calls_per_second", "gauge",
-			     "Calls of schedule() per second over the last interval.");
+			     r->st->has_kinds ? HELP_CALLS_V2 " per second over the last interval." :
+			     HELP_CALLS_V1 " per second over the last interval.");
 	if (r->time) {
 		prom_samples(fp, r, buf, P_DTIME, "sched_points_offcpu_seconds_delta", "gauge",
 			     "Off-CPU time in the last interval.");

@@ -7,8 +7,10 @@
  *
  * Input (parse.c) is read line by line, never whole: memory grows with the
  * number of distinct keys, not with the size of the input.  Every data line
- * of /proc/sched_points (format: .spec/interface.md, versions 1 and 2) is
- * checked field by field and added to a store (store.c):
+ * of /proc/sched_points (versions 1 and 2 of the format described in
+ * Documentation/scheduler/sched-points.rst, which patches/0005 and
+ * patches/0007 of the series add) is checked field by field and added to a
+ * store (store.c):
  *
  *   struct sp_store
  *     comms:  string pool of decoded task names    (id -> bytes)
@@ -47,8 +49,13 @@
  * per output format renders a result: table.c, csv.c, json.c (through the
  * only JSON emitter, json_writer.c), folded.c, prom.c, svg.c.
  *
- * Interval mode (delta.c) compares two stores with the same row key and
- * fills in rows[].delta; views then sum deltas beside counts.
+ * Interval mode: delta.c compares two stores with the same row key and
+ * fills in deltas[] beside rows[]; views then sum deltas beside counts.
+ * interval.c holds the commands that use it, top and diff.
+ *
+ * Every view writes through the one column writer (column.c): the columns
+ * of a view, their names and a typed value per cell, which the table, CSV
+ * and JSON writers render by type.
  *
  * There is no global state: options live in struct sp_opts, built by main.c.
  */
@@ -64,7 +71,8 @@
 #define SP_FORMAT_MAJOR		2	/* newest read; 1 is read too */
 #define SP_DEFAULT_SOURCE	"/proc/sched_points"
 #define SP_MAX_LINE		65536	/* longer input lines are refused */
-#define SP_HEATMAP_TOP		40	/* rows/columns of a heat map without -n */
+#define SP_MATRIX_TOP		40	/* rows/columns of a matrix without -n */
+#define SP_PROM_TOP		100	/* Prometheus series a family without -n */
 
 /* Exit statuses (documented in schedpoints.8). */
 enum sp_exit {
@@ -86,9 +94,14 @@ uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
  * "\ooo".  The mapping is one to one and its result is valid UTF-8 with no
  * control character, so every output format can carry it.  SP_ESC_SPACE
  * also escapes the space, SP_ESC_SEMI the ';' (folded stacks).
+ * SP_ESC_KEEP_BACKSLASH leaves the backslash as it is (error messages that
+ * quote input: no longer one to one, but read as the input was written).
  */
-#define SP_ESC_SPACE	0x1
-#define SP_ESC_SEMI	0x2
+#define SP_ESC_SPACE		0x1
+#define SP_ESC_SEMI		0x2
+#define SP_ESC_KEEP_BACKSLASH	0x4
+/* Length of the valid UTF-8 sequence at s (C1 controls excluded), or 0. */
+size_t sp_utf8_len(const char *s, size_t len);
 /* Returns the length written, NUL-terminated; out must hold 4 * len + 1. */
 size_t sp_escape(char *out, const char *in, size_t len, unsigned flags);
 void sp_fputs_escaped(FILE *fp, const char *in, size_t len, unsigned flags);
@@ -331,11 +344,15 @@ enum sp_group_by {
 	SP_GROUP_SITE, SP_GROUP_FUNCTION, SP_GROUP_MODULE, SP_GROUP_KIND,
 };
 enum sp_task_by { SP_BY_PID, SP_BY_TGID, SP_BY_COMM };
+/* Sort keys (--sort KEY[,KEY...]): numbers descending, names ascending. */
 enum sp_sort {
 	SP_SORT_COUNT, SP_SORT_TOTAL, SP_SORT_PID, SP_SORT_TGID,
 	SP_SORT_COMM, SP_SORT_SITE, SP_SORT_NAME, SP_SORT_TIME,
+	SP_SORT_MEAN, SP_SORT_MAX, SP_SORT_TASKS, SP_SORT_SITES,
 	SP_NSORTS,
 };
+#define SP_MAX_SORT	8	/* keys in one --sort list */
+const char *sp_sort_name(enum sp_sort s);
 /* What a view measures: sorts by, percent of, matrix cells, folded values. */
 enum sp_value { SP_VALUE_COUNT, SP_VALUE_TIME };
 enum sp_format {
@@ -366,12 +383,15 @@ struct sp_opts {
 	enum sp_group_by group;
 	bool group_given;
 	enum sp_task_by by;
-	enum sp_sort sort;
-	bool sort_given;
+	bool by_given;
+	enum sp_sort sort[SP_MAX_SORT];	/* --sort keys, in order */
+	size_t nsort;			/* 0: by the value (count or time) */
 	enum sp_value value;
 	bool reverse;
-	size_t top;		/* 0: all */
+	size_t top;		/* rows; 0: all */
 	bool top_given;
+	size_t columns;		/* matrix columns; 0: all */
+	bool columns_given;
 	enum sp_format format;
 	bool pretty;
 	const char *file;	/* NULL: SP_DEFAULT_SOURCE */
@@ -472,22 +492,72 @@ enum sp_col {
 	SP_COL_KIND,
 };
 #define SP_MAX_COLS 20
-size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
-			 bool people);
-const char *sp_col_name(const struct sp_result *r, enum sp_col c);
 double sp_rate(const struct sp_result *r, uint64_t delta);	/* < 0: none */
 double sp_time_rate(const struct sp_result *r, sp_u128 delta_ns);	/* < 0: none */
+/* The key fields of a view (SP_K_*, without SP_K_KIND), from options alone. */
+unsigned sp_view_keys(const struct sp_opts *o);
+/* Rows (-n) and matrix columns (--columns) shown; 0: all. */
+size_t sp_rows_limit(const struct sp_opts *o);
+size_t sp_columns_limit(const struct sp_opts *o);
+/*
+ * Do the options apply to the view and format they ask for?  An option that
+ * would be ignored is a usage error: returns -1 with a sentence in why.
+ */
+int sp_opts_check(const struct sp_opts *o, char *why, size_t len);
+
+/* ---- column.c: the one column writer ----------------------------------- */
+
+size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
+			 bool people);
+/* The label columns (pid, tgid, comm, kind, site) a view has. */
+size_t sp_label_columns(const struct sp_result *r, enum sp_col *cols);
+const char *sp_col_name(const struct sp_result *r, enum sp_col c);
+const char *sp_col_header(const struct sp_result *r, enum sp_col c);
+bool sp_col_left(enum sp_col c);	/* a name: left-aligned in a table */
+
+enum sp_cell_type {
+	SP_CELL_NONE,	/* no value: "-" in a table, empty in CSV, null in JSON */
+	SP_CELL_UINT,	/* u */
+	SP_CELL_NS,	/* u nanoseconds: a duration for people */
+	SP_CELL_PCT,	/* d percent (tables only) */
+	SP_CELL_RATE,	/* d per second, prec[0] decimals for people, prec[1] else */
+	SP_CELL_COMM,	/* s, len: a task name, its bytes as the kernel had them */
+	SP_CELL_WORD,	/* s, len: a site or kind (valid UTF-8, no control byte) */
+};
+
+struct sp_cell {
+	enum sp_cell_type type;
+	sp_u128 u;
+	double d;
+	int prec[2];
+	const char *s;
+	size_t len;
+};
+
+/* Bytes a buffer for sp_cell_text() needs: any cell's text fits. */
+#define SP_CELL_BUF	(4 * SP_MAX_LINE + 64)
+void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
+		 enum sp_col c, struct sp_cell *cell);
+/* A value of the view (count, or ns with --value time): the matrix cells. */
+void sp_value_cell(const struct sp_result *r, sp_u128 v, struct sp_cell *cell);
+/*
+ * The text of a cell, for people (units, names in display form) or for
+ * CSV (exact numbers, names as they are): buf or the cell's own string.
+ */
+const char *sp_cell_text(const struct sp_cell *cell, bool people, char *buf,
+			 size_t len, size_t *outlen);
 
 /* ---- delta.c ---------------------------------------------------------- */
 
 /*
- * Fill cur->rows[].delta and cur->total_delta from prev.  Returns 0, or 1 if
+ * Fill cur->deltas[] and cur->total_delta from prev.  Returns 0, or 1 if
  * the counters went back (reset, table resize): then why holds a sentence
  * saying what was seen and no delta must be shown.
  */
 int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	     char *why, size_t whylen);
-/* top and diff commands. */
+/* ---- interval.c: the top and diff commands ----------------------------- */
+
 int sp_cmd_top(const struct sp_opts *o);
 int sp_cmd_diff(const struct sp_opts *o, const char *a, const char *b);
 

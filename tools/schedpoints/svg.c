@@ -3,10 +3,14 @@
  * Heat map of the matrix as a standalone SVG file: one row per task
  * ("comm (pid)"), one column per call site ("kind:site" on version 2 input),
  * each cell coloured by its value (count, or off-CPU time with --value time)
- * on a logarithmic scale (values span orders of magnitude), with a legend
- * bar and ticks at powers of ten.  Every cell carries a <title> tooltip with
- * the exact figures.  Without -n the picture holds the top SP_HEATMAP_TOP
- * rows and columns.
+ * on a logarithmic scale from the smallest to the largest cell (values span
+ * orders of magnitude), with a legend bar, ticks at powers of ten (of 1000
+ * for time) and the two ends.  The grid is one rectangle in the colour of
+ * "none"; only cells that hold a value are drawn, each with a <title>
+ * tooltip with the exact figures.  Rows are tasks by --by (pid, tgid, comm).
+ * Without -n and --columns the picture holds the top SP_MATRIX_TOP rows and
+ * columns.  Labels longer than LABEL_MAX glyphs are cut in the middle, their
+ * " [module]" kept.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +24,7 @@
 #define LABEL_MAX	48	/* characters of a label before "..." */
 #define LEGEND_W	240
 #define LEGEND_H	12
+#define EMPTY		"#f2f2f2"	/* a cell without a value */
 
 /* viridis, from low to high */
 static const unsigned char palette[][3] = {
@@ -49,36 +54,31 @@ static void colour(double t, char *buf, size_t len)
 	snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
-static double scale(sp_u128 v, sp_u128 max)
+/* Position of v on the colour scale: log, from the smallest to the largest cell. */
+static double scale(sp_u128 v, sp_u128 min, sp_u128 max)
 {
-	if (!max)
-		return 0;
-	return log1p((double)v) / log1p((double)max);
+	if (!v || max <= min)
+		return 1;
+	return (log((double)v) - log((double)min)) / (log((double)max) - log((double)min));
 }
 
 /* A value for people: a count, or a duration. */
 static void fmt_value(const struct sp_result *r, char *buf, size_t len,
 		      sp_u128 v)
 {
-	if (r->by_time) {
-		sp_fmt_duration(buf, len, v);
-	} else {
-		char digits[SP_U128_DIGITS];
+	struct sp_cell cell;
+	size_t n;
+	const char *s;
 
-		snprintf(buf, len, "%s", sp_u128_str(digits, v));
-	}
+	sp_value_cell(r, v, &cell);
+	s = sp_cell_text(&cell, true, buf, len, &n);
+	if (s != buf)
+		snprintf(buf, len, "%.*s", (int)n, s);
 }
 
-/* XML text of s (valid UTF-8, no control bytes), cut to LABEL_MAX glyphs. */
-static void xml_text(FILE *fp, const char *s, bool cut)
+static void xml_text(FILE *fp, const char *s)
 {
-	size_t n = 0;
-
 	for (; *s; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80 && cut && ++n > LABEL_MAX) {
-			fputs("...", fp);
-			return;
-		}
 		switch (*s) {
 		case '&': fputs("&amp;", fp); break;
 		case '<': fputs("&lt;", fp); break;
@@ -96,19 +96,129 @@ static size_t glyphs(const char *s)
 
 	for (; *s; s++)
 		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n > LABEL_MAX ? LABEL_MAX + 3 : n;
+	return n;
+}
+
+/* Byte offset of glyph n of s (or its end). */
+static size_t glyph_off(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && !n--)
+			break;
+	return i;
+}
+
+/*
+ * A label of at most LABEL_MAX glyphs: cut in the middle with "...", the
+ * " [module]" at its end kept, so that a cut name still says its module.
+ */
+static void cut_label(char *out, size_t len, const char *s)
+{
+	const char *mod = NULL;
+	size_t n = glyphs(s), keep;
+
+	if (n <= LABEL_MAX) {
+		snprintf(out, len, "%s", s);
+		return;
+	}
+	if (s[strlen(s) - 1] == ']') {
+		mod = strrchr(s, '[');
+		if (mod && mod > s && mod[-1] == ' ' && glyphs(mod) <= LABEL_MAX / 2)
+			mod--;
+		else
+			mod = NULL;
+	}
+	keep = LABEL_MAX - 3 - (mod ? glyphs(mod) : 0);
+	snprintf(out, len, "%.*s...%s", (int)glyph_off(s, keep), s, mod ? mod : "");
+}
+
+/* "comm (pid)", "comm (tgid N)" or "comm", by --by. */
+static void row_label(const struct sp_result *rows, const struct sp_group *g,
+		      char *buf, size_t len)
+{
+	char comm[4 * 64 + 1];
+	size_t clen;
+	const char *s = sp_group_comm(rows, g, &clen);
+
+	sp_escape(comm, s, clen > 64 ? 64 : clen, 0);
+	if (rows->keys & SP_K_PID)
+		snprintf(buf, len, "%s (%u)", comm, g->pid);
+	else if (rows->keys & SP_K_TGID)
+		snprintf(buf, len, "%s (tgid %u)", comm, g->tgid);
+	else
+		snprintf(buf, len, "%s", comm);
+}
+
+static void text_at(FILE *fp, double x, double y, const char *anchor,
+		    const char *s)
+{
+	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y, anchor);
+	xml_text(fp, s);
+	fputs("</text>\n", fp);
+}
+
+/* Legend: gradient bar from the smallest to the largest cell, log ticks. */
+static void legend(FILE *fp, const struct sp_result *rows, double lx, double ly,
+		   const char *what, sp_u128 min, sp_u128 max)
+{
+	/* ticks further apart for time: 1ns, 1us, 1ms, 1s, ... */
+	unsigned step = rows->by_time ? 1000 : 10;
+	char fill[16], v1[64], title[96];
+	sp_u128 tick;
+	size_t c;
+
+	fputs("<defs><linearGradient id=\"scale\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">\n", fp);
+	for (c = 0; c < NPAL; c++) {
+		colour((double)c / (NPAL - 1), fill, sizeof(fill));
+		fprintf(fp, "<stop offset=\"%.2f\" stop-color=\"%s\"/>\n",
+			(double)c / (NPAL - 1), fill);
+	}
+	fputs("</linearGradient></defs>\n", fp);
+	/* the title above the bar, from its left end: never clipped */
+	snprintf(title, sizeof(title), "%s (log scale, smallest to largest cell)", what);
+	text_at(fp, lx, ly - 4, "start", title);
+	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
+		"fill=\"url(#scale)\" stroke=\"#888888\"/>\n", lx, ly, LEGEND_W, LEGEND_H);
+	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+		"stroke=\"#888888\"/>\n", lx + LEGEND_W + 16, ly, LEGEND_H, LEGEND_H, EMPTY);
+	text_at(fp, lx + LEGEND_W + 16 + LEGEND_H + 4, ly + LEGEND_H - 2, "start", "none");
+	if (!max)
+		return;
+	fmt_value(rows, v1, sizeof(v1), min);
+	snprintf(title, sizeof(title), "min %s", v1);
+	fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
+		lx, lx, ly + LEGEND_H, ly + LEGEND_H + 18);
+	text_at(fp, lx, ly + LEGEND_H + 29, "start", title);
+	for (tick = 1; tick <= max; tick *= step) {
+		double x = lx + scale(tick, min, max) * LEGEND_W;
+
+		if (tick > min && tick < max) {
+			fmt_value(rows, v1, sizeof(v1), tick);
+			fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#000000\"/>\n", x, x, ly + LEGEND_H, ly + LEGEND_H + 4);
+			text_at(fp, x, ly + LEGEND_H + 15, "middle", v1);
+		}
+		if (tick > max / step)
+			break;
+	}
+	fmt_value(rows, v1, sizeof(v1), max);
+	snprintf(title, sizeof(title), "max %s", v1);
+	fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
+		lx + LEGEND_W, lx + LEGEND_W, ly + LEGEND_H, ly + LEGEND_H + 18);
+	text_at(fp, lx + LEGEND_W, ly + LEGEND_H + 29, "end", title);
 }
 
 void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 {
 	const struct sp_result *rows = &m->tasks, *cols = &m->sites;
 	FILE *fp = out->fp;
-	char comm[4 * 64 + 1], label[4 * 64 + 32], fill[16], title[320];
-	char v1[64];
+	char label[4 * 64 + 32], fill[16], title[320], v1[64];
 	size_t lw = 10, th = 10, i, c, clen = SP_MAX_LINE + 32;
-	char *col;
-	sp_u128 max = 0;
-	double left, top, width, height, lx, ly;
+	char *col, *cut;
+	sp_u128 max = 0, min = 0;
+	double left, top, width, height;
 	static const char *const whats[2][2] = {
 		{ "count", "delta" }, { "off-CPU time", "off-CPU time delta" },
 	};
@@ -117,26 +227,28 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 	if (out->reset_msg)
 		return;
 	col = sp_xrealloc(NULL, clen, 1);
+	cut = sp_xrealloc(NULL, clen, 1);
 	for (i = 0; i < rows->nshown; i++) {
 		const struct sp_group *g = &rows->groups[i];
-		size_t len;
-		const char *s = sp_group_comm(rows, g, &len);
 
-		sp_escape(comm, s, len > 64 ? 64 : len, 0);
-		snprintf(label, sizeof(label), "%s (%u)", comm, g->pid);
-		if (glyphs(label) > lw)
-			lw = glyphs(label);
+		row_label(rows, g, label, sizeof(label));
+		cut_label(cut, clen, label);
+		if (glyphs(cut) > lw)
+			lw = glyphs(cut);
 		for (c = 0; c < cols->nshown; c++) {
 			sp_u128 v = sp_matrix_cell(m, g, &cols->groups[c]);
 
 			if (v > max)
 				max = v;
+			if (v && (!min || v < min))
+				min = v;
 		}
 	}
 	for (c = 0; c < cols->nshown; c++) {
 		sp_column_label(cols, &cols->groups[c], col, clen);
-		if (glyphs(col) > th)
-			th = glyphs(col);
+		cut_label(cut, clen, col);
+		if (glyphs(cut) > th)
+			th = glyphs(cut);
 	}
 
 	fmt_value(rows, v1, sizeof(v1), sp_result_value(rows));
@@ -149,9 +261,11 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 	width = left + (double)cols->nshown * CELL + 24;
 	if (width < left + LEGEND_W + 80)
 		width = left + LEGEND_W + 80;
+	if (width < left + 60 * CHAR_W)		/* the legend title */
+		width = left + 60 * CHAR_W;
 	if (width < 16 + (double)strlen(title) * 8)
 		width = 16 + (double)strlen(title) * 8;
-	height = top + (double)rows->nshown * CELL + 70;
+	height = top + (double)rows->nshown * CELL + 80;
 
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -165,7 +279,7 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		char name[4 * sizeof(rows->st->name) + 1];
 
 		sp_escape(name, rows->st->name, strlen(rows->st->name), 0);
-		xml_text(fp, name, false);
+		xml_text(fp, name);
 	}
 	fputs("</text>\n", fp);
 
@@ -176,50 +290,48 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		fprintf(fp, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\">",
 			x + FONT / 2.0 - 1, top - 4);
 		sp_column_label(cols, &cols->groups[c], col, clen);
-		xml_text(fp, col, true);
+		cut_label(cut, clen, col);
+		xml_text(fp, cut);
 		fputs("</text>\n", fp);
 	}
-	/* rows */
+	/* the grid in the colour of "none", then only the cells that hold a value */
+	if (rows->nshown && cols->nshown)
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%zu\" height=\"%zu\" fill=\"%s\"/>\n",
+			left, top, (size_t)cols->nshown * CELL, (size_t)rows->nshown * CELL, EMPTY);
 	for (i = 0; i < rows->nshown; i++) {
 		const struct sp_group *g = &rows->groups[i];
 		double y = top + (double)i * CELL;
-		size_t len;
-		const char *s = sp_group_comm(rows, g, &len);
 
-		sp_escape(comm, s, len > 64 ? 64 : len, 0);
-		snprintf(label, sizeof(label), "%s (%u)", comm, g->pid);
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 4,
-			y + CELL - 4);
-		xml_text(fp, label, true);
-		fputs("</text>\n", fp);
+		row_label(rows, g, label, sizeof(label));
+		cut_label(cut, clen, label);
+		text_at(fp, left - 4, y + CELL - 4, "end", cut);
 		for (c = 0; c < cols->nshown; c++) {
 			const struct sp_group *cg = &cols->groups[c];
-			sp_u128 v = sp_matrix_cell(m, g, cg);
+			const struct sp_group *cell = sp_matrix_cell_group(m, g, cg);
+			sp_u128 v = cell ? sp_group_value(rows, cell) : 0;
 
-			if (v)
-				colour(scale(v, max), fill, sizeof(fill));
-			else
-				snprintf(fill, sizeof(fill), "#f2f2f2");
+			if (!v)
+				continue;
+			colour(scale(v, min, max), fill, sizeof(fill));
 			fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
 				"fill=\"%s\" stroke=\"#ffffff\"><title>",
 				left + (double)c * CELL, y, CELL, CELL, fill);
-			xml_text(fp, label, false);
+			xml_text(fp, label);
 			fputs(" at ", fp);
 			sp_column_label(cols, cg, col, clen);
-			xml_text(fp, col, false);
+			xml_text(fp, col);
 			fmt_value(rows, v1, sizeof(v1), v);
 			fprintf(fp, ": %s %s", what, v1);
 			if (rows->time) {	/* the other measure too */
-				const struct sp_group *cell = sp_matrix_cell_group(m, g, cg);
 				char other[64];
 
 				if (rows->by_time)
 					snprintf(other, sizeof(other), "%s %llu",
 						 rows->delta ? "delta" : "count",
-						 cell ? (unsigned long long)(rows->delta ? cell->delta : cell->count) : 0ULL);
+						 (unsigned long long)(rows->delta ? cell->delta : cell->count));
 				else
 					sp_fmt_duration(other, sizeof(other),
-							!cell ? 0 : rows->delta ? cell->delta_ns : cell->total_ns);
+							rows->delta ? cell->delta_ns : cell->total_ns);
 				fprintf(fp, ", %s%s", rows->by_time ? "" :
 					rows->delta ? "off-CPU time delta " : "off-CPU time ", other);
 			}
@@ -227,56 +339,9 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		}
 	}
 	if (!rows->nshown)
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">no data</text>\n", left, top + 12);
-
-	/* legend: gradient bar, ticks at 0 and powers of ten up to max */
-	lx = left;
-	ly = top + (double)rows->nshown * CELL + 24;
-	fputs("<defs><linearGradient id=\"scale\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">\n", fp);
-	for (c = 0; c < NPAL; c++) {
-		colour((double)c / (NPAL - 1), fill, sizeof(fill));
-		fprintf(fp, "<stop offset=\"%.2f\" stop-color=\"%s\"/>\n",
-			(double)c / (NPAL - 1), fill);
-	}
-	fputs("</linearGradient></defs>\n", fp);
-	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s (log)</text>\n",
-		lx - 6, ly + LEGEND_H - 2, what);
-	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
-		"fill=\"url(#scale)\" stroke=\"#888888\"/>\n", lx, ly, LEGEND_W, LEGEND_H);
-	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"#f2f2f2\" "
-		"stroke=\"#888888\"/><text x=\"%.1f\" y=\"%.1f\">none</text>\n",
-		lx + LEGEND_W + 16, ly, LEGEND_H, LEGEND_H,
-		lx + LEGEND_W + 16 + LEGEND_H + 4, ly + LEGEND_H - 2);
-	{
-		sp_u128 tick = 1;
-		/* ticks further apart for time: 1ns, 1us, 1ms, 1s, ... */
-		unsigned step = rows->by_time ? 1000 : 10;
-
-		for (;;) {
-			double x = lx + scale(tick, max) * LEGEND_W;
-
-			fmt_value(rows, v1, sizeof(v1), tick);
-			fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"#000000\"/><text x=\"%.1f\" y=\"%.1f\" "
-				"text-anchor=\"middle\">%s</text>\n",
-				x, x, ly + LEGEND_H, ly + LEGEND_H + 4, x,
-				ly + LEGEND_H + 15, v1);
-			if (!max || tick > max / step)
-				break;
-			tick *= step;
-		}
-		if (max && max != tick) {
-			double x = lx + LEGEND_W;
-			char v2[64];
-
-			fmt_value(rows, v2, sizeof(v2), max);
-			fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"#000000\"/><text x=\"%.1f\" y=\"%.1f\" "
-				"text-anchor=\"end\">max %s</text>\n",
-				x, x, ly + LEGEND_H, ly + LEGEND_H + 18, x,
-				ly + LEGEND_H + 29, v2);
-		}
-	}
+		text_at(fp, left, top + 12, "start", "no data");
+	legend(fp, rows, left, top + (double)rows->nshown * CELL + 30, what, min, max);
 	fputs("</svg>\n", fp);
+	free(cut);
 	free(col);
 }

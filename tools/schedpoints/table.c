@@ -1,95 +1,93 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Aligned table for people.  Cells are formatted first, then columns are
- * padded to their widest cell: numbers right-aligned, names left-aligned,
- * the last column not padded.  Task names are shown in display form (see
- * sp_escape()) so that no name can move the cursor or forge a row.
+ * Aligned table for people.  Columns are padded to their widest cell:
+ * numbers right-aligned, names left-aligned, the last column not padded.
+ * The cells are formatted twice, once to measure and once to print, and
+ * never stored: a table of any size costs the memory of one cell.  Task
+ * names are shown in display form (see sp_escape()) so that no name can
+ * move the cursor or forge a row.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedpoints.h"
 
-struct grid {
-	char **cells;
-	size_t rows, cols;
-	size_t *width;
-	bool *left;
+/* Where the cells of a table come from: a header row and nrows rows. */
+struct table_src {
+	size_t nrows, ncols;
+	const char *(*header)(const void *ctx, size_t c, char *buf, size_t len);
+	bool (*left)(const void *ctx, size_t c);
+	void (*cell)(const void *ctx, size_t row, size_t c, struct sp_cell *cell);
+	const void *ctx;
 };
 
-static void grid_init(struct grid *t, size_t rows, size_t cols)
-{
-	t->rows = rows;
-	t->cols = cols;
-	t->cells = sp_xrealloc(NULL, (rows && cols) ? rows * cols : 1,
-			       sizeof(char *));
-	memset(t->cells, 0, rows * cols * sizeof(char *));
-	t->width = sp_xrealloc(NULL, cols ? cols : 1, sizeof(size_t));
-	memset(t->width, 0, cols * sizeof(size_t));
-	t->left = sp_xrealloc(NULL, cols ? cols : 1, sizeof(bool));
-	memset(t->left, 0, cols * sizeof(bool));
-}
-
-static void grid_set(struct grid *t, size_t r, size_t c, const char *s)
-{
-	size_t n = strlen(s);
-
-	t->cells[r * t->cols + c] = sp_xstrdup(s);
-	if (n > t->width[c])
-		t->width[c] = n;
-}
-
 /* Display width: count UTF-8 lead bytes, not continuation bytes. */
-static size_t text_width(const char *s)
+static size_t text_width(const char *s, size_t len)
 {
-	size_t w = 0;
+	size_t w = 0, i;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	for (i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
 	return w;
 }
 
-static void grid_print(struct grid *t, FILE *fp)
+/* Text of cell (row, c); row SIZE_MAX is the header. */
+static const char *table_text(const struct table_src *t, size_t row, size_t c,
+			      char *buf, size_t *len)
 {
-	size_t r, c;
+	struct sp_cell cell;
 
-	for (c = 0; c < t->cols; c++) {
-		size_t w = 0;
+	if (row == SIZE_MAX) {
+		const char *s = t->header(t->ctx, c, buf, SP_CELL_BUF);
 
-		for (r = 0; r < t->rows; r++) {
-			const char *s = t->cells[r * t->cols + c];
-			size_t tw = s ? text_width(s) : 0;
-
-			if (tw > w)
-				w = tw;
-		}
-		t->width[c] = w;
+		*len = strlen(s);
+		return s;
 	}
-	for (r = 0; r < t->rows; r++) {
-		for (c = 0; c < t->cols; c++) {
-			const char *s = t->cells[r * t->cols + c];
+	t->cell(t->ctx, row, c, &cell);
+	return sp_cell_text(&cell, true, buf, SP_CELL_BUF, len);
+}
+
+static void table_write(FILE *fp, const struct table_src *t)
+{
+	size_t *width = sp_xrealloc(NULL, t->ncols ? t->ncols : 1, sizeof(*width));
+	char *buf = sp_xrealloc(NULL, SP_CELL_BUF, 1);
+	size_t row, c, len;
+	const char *s;
+
+	memset(width, 0, t->ncols * sizeof(*width));
+	for (row = SIZE_MAX;; row++) {		/* the header, then the rows */
+		if (row != SIZE_MAX && row >= t->nrows)
+			break;
+		for (c = 0; c < t->ncols; c++) {
+			s = table_text(t, row, c, buf, &len);
+			len = text_width(s, len);
+			if (len > width[c])
+				width[c] = len;
+		}
+	}
+	for (row = SIZE_MAX;; row++) {
+		if (row != SIZE_MAX && row >= t->nrows)
+			break;
+		for (c = 0; c < t->ncols; c++) {
 			size_t pad;
 
-			if (!s)
-				s = "";
-			pad = t->width[c] - text_width(s);
+			s = table_text(t, row, c, buf, &len);
+			pad = width[c] - text_width(s, len);
 			if (c)
 				fputs("  ", fp);
-			if (t->left[c]) {
-				fputs(s, fp);
-				if (c + 1 < t->cols)
+			if (t->left(t->ctx, c)) {
+				fwrite(s, 1, len, fp);
+				if (c + 1 < t->ncols)
 					fprintf(fp, "%*s", (int)pad, "");
 			} else {
-				fprintf(fp, "%*s%s", (int)pad, "", s);
+				fprintf(fp, "%*s", (int)pad, "");
+				fwrite(s, 1, len, fp);
 			}
 		}
 		fputc('\n', fp);
 	}
-	for (r = 0; r < t->rows * t->cols; r++)
-		free(t->cells[r]);
-	free(t->cells);
-	free(t->width);
-	free(t->left);
+	free(buf);
+	free(width);
 }
 
 static void print_source(struct sp_out *out, const struct sp_result *r)
@@ -126,14 +124,6 @@ static void print_source(struct sp_out *out, const struct sp_result *r)
 			(long long)s->dropped);
 }
 
-static void fmt_pct(char *buf, size_t len, sp_u128 v, sp_u128 total)
-{
-	if (!total)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.1f%%", 100.0 * (double)v / (double)total);
-}
-
 static void fmt_rate(char *buf, size_t len, double rate)
 {
 	if (rate < 0)
@@ -148,38 +138,6 @@ static void fmt_time_rate(char *buf, size_t len, double rate)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%.3f", rate);
-}
-
-static const char *col_header(const struct sp_result *r, enum sp_col c)
-{
-	static const char *const names[] = {
-		[SP_COL_PID] = "PID", [SP_COL_TGID] = "TGID",
-		[SP_COL_COUNT] = "COUNT", [SP_COL_PCT] = "%",
-		[SP_COL_DELTA] = "DELTA", [SP_COL_RATE] = "RATE/s",
-		[SP_COL_TASKS] = "TASKS", [SP_COL_SITES] = "SITES",
-		[SP_COL_COMM] = "COMM", [SP_COL_TIME] = "TIME",
-		[SP_COL_DTIME] = "DTIME", [SP_COL_TRATE] = "TIME/s",
-		[SP_COL_MEAN] = "MEAN", [SP_COL_MAX] = "MAX",
-		[SP_COL_KIND] = "KIND",
-	};
-
-	if (c == SP_COL_SITE) {
-		static const char *const site[] = {
-			"SITE", "FUNCTION", "MODULE", "KIND",
-		};
-
-		return site[r->o->group];
-	}
-	return names[c];
-}
-
-static void comm_cell(const struct sp_result *r, const struct sp_group *g,
-		      char *buf)
-{
-	size_t len;
-	const char *c = sp_group_comm(r, g, &len);
-
-	sp_escape(buf, c, len, 0);
 }
 
 static void footer(struct sp_out *out, const struct sp_result *r,
@@ -216,170 +174,152 @@ static void footer(struct sp_out *out, const struct sp_result *r,
 	fputc('\n', fp);
 }
 
+/* ---- one-dimensional views ------------------------------------------- */
+
+struct result_table {
+	const struct sp_result *r;
+	enum sp_col cols[SP_MAX_COLS];
+};
+
+static const char *result_header(const void *ctx, size_t c, char *buf,
+				 size_t len)
+{
+	const struct result_table *t = ctx;
+
+	(void)buf;
+	(void)len;
+	return sp_col_header(t->r, t->cols[c]);
+}
+
+static bool result_left(const void *ctx, size_t c)
+{
+	const struct result_table *t = ctx;
+
+	return sp_col_left(t->cols[c]);
+}
+
+static void result_cell(const void *ctx, size_t row, size_t c,
+			struct sp_cell *cell)
+{
+	const struct result_table *t = ctx;
+
+	sp_cell_get(t->r, &t->r->groups[row], t->cols[c], cell);
+}
+
 void sp_table_result(struct sp_out *out, const struct sp_result *r)
 {
-	enum sp_col cols[SP_MAX_COLS];
-	size_t ncols = sp_result_columns(r, cols, true), i, c;
-	char *buf = sp_xrealloc(NULL, 4 * SP_MAX_LINE + 64, 1);
-	struct grid t;
+	struct result_table t = { .r = r };
+	struct table_src src = {
+		.nrows = r->nshown, .header = result_header, .left = result_left,
+		.cell = result_cell, .ctx = &t,
+	};
 
 	print_source(out, r);
 	if (out->reset_msg) {
 		fprintf(out->fp, "%s\n\n", out->reset_msg);
-		free(buf);
 		return;
 	}
-	grid_init(&t, r->nshown + 1, ncols);
-	for (c = 0; c < ncols; c++) {
-		grid_set(&t, 0, c, col_header(r, cols[c]));
-		t.left[c] = cols[c] == SP_COL_COMM || cols[c] == SP_COL_SITE ||
-			    cols[c] == SP_COL_KIND;
-	}
-	for (i = 0; i < r->nshown; i++) {
-		const struct sp_group *g = &r->groups[i];
-
-		for (c = 0; c < ncols; c++) {
-			switch (cols[c]) {
-			case SP_COL_PID:
-				snprintf(buf, 32, "%u", g->pid);
-				break;
-			case SP_COL_TGID:
-				snprintf(buf, 32, "%u", g->tgid);
-				break;
-			case SP_COL_COUNT:
-				snprintf(buf, 32, "%llu", (unsigned long long)g->count);
-				break;
-			case SP_COL_DELTA:
-				snprintf(buf, 32, "%llu", (unsigned long long)g->delta);
-				break;
-			case SP_COL_PCT:
-				fmt_pct(buf, 32, sp_group_value(r, g), sp_result_value(r));
-				break;
-			case SP_COL_TIME:
-				sp_fmt_duration(buf, 32, g->total_ns);
-				break;
-			case SP_COL_DTIME:
-				sp_fmt_duration(buf, 32, g->delta_ns);
-				break;
-			case SP_COL_TRATE:
-				fmt_time_rate(buf, 32, sp_time_rate(r, g->delta_ns));
-				break;
-			case SP_COL_MEAN: {
-				sp_u128 mean;
-
-				if (sp_group_mean(r, g, &mean))
-					sp_fmt_duration(buf, 32, mean);
-				else
-					snprintf(buf, 32, "-");
-				break;
-			}
-			case SP_COL_MAX:
-				sp_fmt_duration(buf, 32, g->max_ns);
-				break;
-			case SP_COL_KIND:
-				snprintf(buf, 32, "%s", sp_kind_name(g->kind));
-				break;
-			case SP_COL_RATE:
-				fmt_rate(buf, 32, sp_rate(r, g->delta));
-				break;
-			case SP_COL_TASKS:
-				snprintf(buf, 32, "%u", g->ntasks);
-				break;
-			case SP_COL_SITES:
-				snprintf(buf, 32, "%u", g->nsites);
-				break;
-			case SP_COL_COMM:
-				comm_cell(r, g, buf);
-				break;
-			case SP_COL_SITE:
-				snprintf(buf, 4 * SP_MAX_LINE + 64, "%s", sp_site_name(r, g));
-				break;
-			}
-			grid_set(&t, i + 1, c, buf);
-		}
-	}
+	src.ncols = sp_result_columns(r, t.cols, true);
 	fputc('\n', out->fp);
-	grid_print(&t, out->fp);
+	table_write(out->fp, &src);
 	fputc('\n', out->fp);
 	footer(out, r, r->keys & SP_K_SITE ?
 	       (r->keys & SP_K_PID ? "rows" :
 		r->o->group == SP_GROUP_KIND ? "kinds" : "sites") : "tasks",
 	       r->ngroups, r->nshown);
-	free(buf);
 }
 
-/* A value of the view (count or time) for a cell of the matrix. */
-static void fmt_value(const struct sp_result *r, char *buf, size_t len,
-		      sp_u128 v)
-{
-	if (r->by_time) {
-		sp_fmt_duration(buf, len, v);
-	} else {
-		char digits[SP_U128_DIGITS];
+/* ---- the matrix ---------------------------------------------------------- */
 
-		snprintf(buf, len, "%s", sp_u128_str(digits, v));
+/*
+ * Columns: the row labels (pid, tgid, comm by --by), the row's value, then
+ * S1..Sn, one per shown site; a last row "(all tasks)" holds the column
+ * totals.
+ */
+struct matrix_table {
+	const struct sp_matrix *m;
+	enum sp_col labels[SP_MAX_COLS];
+	size_t nlabels;
+};
+
+static const char *matrix_header(const void *ctx, size_t c, char *buf,
+				 size_t len)
+{
+	static const char *const total_name[2][2] = {
+		{ "TOTAL", "DELTA" }, { "TIME", "DTIME" },
+	};
+	const struct matrix_table *t = ctx;
+	const struct sp_result *rows = &t->m->tasks;
+
+	if (c < t->nlabels)
+		return sp_col_header(rows, t->labels[c]);
+	if (c == t->nlabels)
+		return total_name[rows->by_time][rows->delta];
+	snprintf(buf, len, "S%zu", c - t->nlabels);
+	return buf;
+}
+
+static bool matrix_left(const void *ctx, size_t c)
+{
+	const struct matrix_table *t = ctx;
+
+	return c < t->nlabels && sp_col_left(t->labels[c]);
+}
+
+static void matrix_cell(const void *ctx, size_t row, size_t c,
+			struct sp_cell *cell)
+{
+	const struct matrix_table *t = ctx;
+	const struct sp_result *rows = &t->m->tasks, *cols = &t->m->sites;
+	const struct sp_group *g = row < rows->nshown ? &rows->groups[row] : NULL;
+	sp_u128 v;
+
+	if (c < t->nlabels) {
+		if (g) {
+			sp_cell_get(rows, g, t->labels[c], cell);
+			if (cell->type == SP_CELL_COMM && cell->len > 64)
+				cell->len = 64;
+		} else {
+			memset(cell, 0, sizeof(*cell));
+			cell->type = SP_CELL_WORD;
+			cell->s = t->labels[c] == SP_COL_COMM ? "(all tasks)" : "";
+			cell->len = strlen(cell->s);
+		}
+		return;
+	}
+	if (c == t->nlabels)
+		v = g ? sp_group_value(rows, g) : sp_result_value(rows);
+	else if (g)
+		v = sp_matrix_cell(t->m, g, &cols->groups[c - t->nlabels - 1]);
+	else
+		v = sp_group_value(cols, &cols->groups[c - t->nlabels - 1]);
+	sp_value_cell(rows, v, cell);
+	if (!v && g && c > t->nlabels) {	/* an empty cell */
+		cell->type = SP_CELL_WORD;
+		cell->s = ".";
+		cell->len = 1;
 	}
 }
 
 void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
 {
 	const struct sp_result *rows = &m->tasks, *cols = &m->sites;
-	size_t ncols = 4 + cols->nshown, i, c;
-	char buf[4 * 64 + 64];
-	struct grid t;
-	static const char *const total_name[2][2] = {
-		{ "TOTAL", "DELTA" }, { "TIME", "DTIME" },
+	struct matrix_table t = { .m = m };
+	struct table_src src = {
+		.nrows = (size_t)rows->nshown + 1, .header = matrix_header,
+		.left = matrix_left, .cell = matrix_cell, .ctx = &t,
 	};
+	size_t c;
 
 	print_source(out, rows);
 	if (out->reset_msg) {
 		fprintf(out->fp, "%s\n\n", out->reset_msg);
 		return;
 	}
-	grid_init(&t, rows->nshown + 2, ncols);
-	grid_set(&t, 0, 0, "PID");
-	grid_set(&t, 0, 1, "TGID");
-	grid_set(&t, 0, 2, "COMM");
-	t.left[2] = true;
-	grid_set(&t, 0, 3, total_name[rows->by_time][rows->delta]);
-	for (c = 0; c < cols->nshown; c++) {
-		snprintf(buf, sizeof(buf), "S%zu", c + 1);
-		grid_set(&t, 0, 4 + c, buf);
-	}
-	for (i = 0; i < rows->nshown; i++) {
-		const struct sp_group *g = &rows->groups[i];
-		size_t len;
-		const char *comm = sp_group_comm(rows, g, &len);
-
-		snprintf(buf, sizeof(buf), "%u", g->pid);
-		grid_set(&t, i + 1, 0, buf);
-		snprintf(buf, sizeof(buf), "%u", g->tgid);
-		grid_set(&t, i + 1, 1, buf);
-		if (len > 64)
-			len = 64;
-		sp_escape(buf, comm, len, 0);
-		grid_set(&t, i + 1, 2, buf);
-		fmt_value(rows, buf, sizeof(buf), sp_group_value(rows, g));
-		grid_set(&t, i + 1, 3, buf);
-		for (c = 0; c < cols->nshown; c++) {
-			sp_u128 v = sp_matrix_cell(m, g, &cols->groups[c]);
-
-			if (v)
-				fmt_value(rows, buf, sizeof(buf), v);
-			else
-				snprintf(buf, sizeof(buf), ".");
-			grid_set(&t, i + 1, 4 + c, buf);
-		}
-	}
-	grid_set(&t, rows->nshown + 1, 2, "(all tasks)");
-	fmt_value(rows, buf, sizeof(buf), sp_result_value(rows));
-	grid_set(&t, rows->nshown + 1, 3, buf);
-	for (c = 0; c < cols->nshown; c++) {
-		fmt_value(rows, buf, sizeof(buf), sp_group_value(cols, &cols->groups[c]));
-		grid_set(&t, rows->nshown + 1, 4 + c, buf);
-	}
+	t.nlabels = sp_label_columns(rows, t.labels);
+	src.ncols = t.nlabels + 1 + cols->nshown;
 	fputc('\n', out->fp);
-	grid_print(&t, out->fp);
+	table_write(out->fp, &src);
 	fputc('\n', out->fp);
 	for (c = 0; c < cols->nshown; c++) {
 		const struct sp_group *g = &cols->groups[c];
@@ -393,6 +333,6 @@ void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
 	fputc('\n', out->fp);
 	footer(out, rows, "tasks", rows->ngroups, rows->nshown);
 	if (cols->nshown < cols->ngroups)
-		fprintf(out->fp, "%u %ss, top %u shown\n", cols->ngroups,
+		fprintf(out->fp, "%u %ss, top %u shown (--columns)\n", cols->ngroups,
 			sp_site_label(rows->o), cols->nshown);
 }

@@ -70,9 +70,10 @@ uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 	return fmix64(x ^ fmix64(y + 0x9e3779b97f4a7c15ULL));
 }
 
-/* Length of the valid, printable UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s, size_t len)
+/* Length of the valid UTF-8 sequence at s (not a C1 control), or 0. */
+size_t sp_utf8_len(const char *p, size_t len)
 {
+	const unsigned char *s = (const unsigned char *)p;
 	unsigned char c = s[0];
 	size_t n, i;
 	unsigned char lo = 0x80, hi = 0xbf;
@@ -112,7 +113,8 @@ size_t sp_escape(char *out, const char *in, size_t len, unsigned flags)
 		unsigned char c = s[i];
 		size_t n;
 
-		if (c > 0x20 && c < 0x7f && c != '\\' &&
+		if (c > 0x20 && c < 0x7f &&
+		    (c != '\\' || (flags & SP_ESC_KEEP_BACKSLASH)) &&
 		    !(c == ';' && (flags & SP_ESC_SEMI))) {
 			out[o++] = (char)c;
 			i++;
@@ -123,7 +125,7 @@ size_t sp_escape(char *out, const char *in, size_t len, unsigned flags)
 			i++;
 			continue;
 		}
-		n = c >= 0x80 ? utf8_len(s + i, len - i) : 0;
+		n = c >= 0x80 ? sp_utf8_len(in + i, len - i) : 0;
 		if (n) {
 			memcpy(out + o, s + i, n);
 			o += n;

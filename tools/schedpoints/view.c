@@ -251,6 +251,18 @@ static bool sym_selected(const struct sp_store *st, uint32_t sym,
 _Static_assert(SP_NKINDS <= 8 && SP_POOL_MAX <= (UINT32_MAX >> 3) + 1,
 	       "a site id and a kind fit in one 32-bit word");
 
+/* A group key of the fields in keys (other fields 0). */
+static struct sp_key group_key(unsigned keys, uint32_t pid, uint32_t tgid,
+			       uint32_t comm, uint32_t site_word)
+{
+	struct sp_key k = {
+		keys & SP_K_PID ? pid : 0, keys & SP_K_TGID ? tgid : 0,
+		keys & SP_K_COMM ? comm : 0, site_word,
+	};
+
+	return k;
+}
+
 static uint32_t site_word(unsigned keys, uint32_t site, unsigned kind)
 {
 	if (!(keys & SP_K_SITE))
@@ -262,10 +274,8 @@ static struct sp_group *group_get(struct sp_result *r, uint32_t pid,
 				  uint32_t tgid, uint32_t comm, uint32_t site,
 				  unsigned kind)
 {
-	struct sp_key k = {
-		r->keys & SP_K_PID ? pid : 0, r->keys & SP_K_TGID ? tgid : 0,
-		r->keys & SP_K_COMM ? comm : 0, site_word(r->keys, site, kind),
-	};
+	struct sp_key k = group_key(r->keys, pid, tgid, comm,
+				    site_word(r->keys, site, kind));
 	struct sp_group *g;
 	uint32_t idx;
 
@@ -315,24 +325,35 @@ static unsigned with_kind(const struct sp_store *st, const struct sp_opts *o,
 	return keys;
 }
 
-static unsigned view_keys(const struct sp_store *st, const struct sp_opts *o)
+/* The task part of a key: --by (tasks, site X, matrix rows). */
+static unsigned task_keys(const struct sp_opts *o)
+{
+	if (o->by == SP_BY_TGID)
+		return SP_K_TGID;
+	if (o->by == SP_BY_COMM)
+		return SP_K_COMM;
+	return SP_K_TASK;
+}
+
+unsigned sp_view_keys(const struct sp_opts *o)
 {
 	switch (o->view) {
 	case SP_VIEW_SITES:
-		return with_kind(st, o, SP_K_SITE);
+		return SP_K_SITE;
 	case SP_VIEW_TASKS:
-		if (o->by == SP_BY_TGID)
-			return SP_K_TGID;
-		if (o->by == SP_BY_COMM)
-			return SP_K_COMM;
-		return SP_K_TASK;
 	case SP_VIEW_SITE:
-		return SP_K_TASK;
+		return task_keys(o);
 	case SP_VIEW_TASK:
+		return SP_K_TASK | SP_K_SITE;
 	case SP_VIEW_MATRIX:
 		break;
 	}
-	return with_kind(st, o, SP_K_TASK | SP_K_SITE);
+	return task_keys(o) | SP_K_SITE;
+}
+
+static unsigned view_keys(const struct sp_store *st, const struct sp_opts *o)
+{
+	return with_kind(st, o, sp_view_keys(o));
 }
 
 /* Which rows a view takes, and the site group of each symbol. */
@@ -468,7 +489,8 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		if (by_kind)
 			site = sel->kindgrp[row->kind];
 		if (sel->cols) {
-			struct sp_key k = { row->pid, row->tgid, row->comm, 0 };
+			struct sp_key k = group_key(r->keys, row->pid, row->tgid,
+						    row->comm, 0);
 			unsigned kind = r->keys & SP_K_KIND ? row->kind : 0;
 
 			if (!sel->cols[(size_t)site * SP_NKINDS + kind] ||
@@ -526,8 +548,9 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 
 struct sort_ctx {
 	const struct sp_result *r;
-	enum sp_sort key;
-	bool by_name_site;	/* SP_SORT_NAME means the site */
+	const enum sp_sort *keys;
+	size_t nkeys;
+	bool reverse;
 };
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
@@ -564,46 +587,68 @@ static int cmp_site(const struct sp_result *r, const struct sp_group *a,
 	return strcmp(sp_site_name(r, a), sp_site_name(r, b));
 }
 
+/* Groups with a mean first, higher means first. */
+static int cmp_mean(const struct sp_result *r, const struct sp_group *a,
+		    const struct sp_group *b)
+{
+	sp_u128 ma = 0, mb = 0;
+	bool ha = sp_group_mean(r, a, &ma), hb = sp_group_mean(r, b, &mb);
+
+	if (ha != hb)
+		return ha ? -1 : 1;
+	return cmp_u128_desc(ma, mb);
+}
+
+static int cmp_key(const struct sp_result *r, enum sp_sort key,
+		   const struct sp_group *a, const struct sp_group *b)
+{
+	switch (key) {
+	case SP_SORT_COUNT:
+		return r->delta ? cmp_u64_desc(a->delta, b->delta) :
+				  cmp_u64_desc(a->count, b->count);
+	case SP_SORT_TIME:
+		return r->delta ? cmp_u128_desc(a->delta_ns, b->delta_ns) :
+				  cmp_u128_desc(a->total_ns, b->total_ns);
+	case SP_SORT_TOTAL:
+		return r->by_time ? cmp_u128_desc(a->total_ns, b->total_ns) :
+				    cmp_u64_desc(a->count, b->count);
+	case SP_SORT_MEAN:
+		return cmp_mean(r, a, b);
+	case SP_SORT_MAX:
+		return cmp_u64_desc(a->max_ns, b->max_ns);
+	case SP_SORT_TASKS:
+		return cmp_u64_desc(a->ntasks, b->ntasks);
+	case SP_SORT_SITES:
+		return cmp_u64_desc(a->nsites, b->nsites);
+	case SP_SORT_PID:
+		return cmp_u32(a->pid, b->pid);
+	case SP_SORT_TGID:
+		return cmp_u32(a->tgid, b->tgid);
+	case SP_SORT_COMM:
+		return cmp_comm(r, a, b);
+	case SP_SORT_SITE:
+		return cmp_site(r, a, b);
+	case SP_SORT_NAME:
+		return r->keys & SP_K_SITE ? cmp_site(r, a, b) : cmp_comm(r, a, b);
+	case SP_NSORTS:
+		break;
+	}
+	return 0;
+}
+
 static int cmp_groups(const void *pa, const void *pb, void *pctx)
 {
 	const struct sort_ctx *ctx = pctx;
 	const struct sp_result *r = ctx->r;
 	const struct sp_group *a = pa, *b = pb;
+	size_t i;
 	int c = 0;
 
-	switch (ctx->key) {
-	case SP_SORT_COUNT:
-		c = r->delta ? cmp_u64_desc(a->delta, b->delta) :
-			       cmp_u64_desc(a->count, b->count);
-		break;
-	case SP_SORT_TIME:
-		c = r->delta ? cmp_u128_desc(a->delta_ns, b->delta_ns) :
-			       cmp_u128_desc(a->total_ns, b->total_ns);
-		break;
-	case SP_SORT_TOTAL:
-		c = r->by_time ? cmp_u128_desc(a->total_ns, b->total_ns) :
-				 cmp_u64_desc(a->count, b->count);
-		break;
-	case SP_SORT_PID:
-		c = cmp_u32(a->pid, b->pid);
-		break;
-	case SP_SORT_TGID:
-		c = cmp_u32(a->tgid, b->tgid);
-		break;
-	case SP_SORT_COMM:
-		c = cmp_comm(r, a, b);
-		break;
-	case SP_SORT_SITE:
-		c = cmp_site(r, a, b);
-		break;
-	case SP_SORT_NAME:
-		c = ctx->by_name_site ? cmp_site(r, a, b) : cmp_comm(r, a, b);
-		break;
-	case SP_NSORTS:
-		break;
-	}
-	if (r->o->reverse)
+	for (i = 0; i < ctx->nkeys && !c; i++)
+		c = cmp_key(r, ctx->keys[i], a, b);
+	if (ctx->reverse)
 		c = -c;
+	/* ties: the value, the other measure, then the labels */
 	if (!c)
 		c = cmp_u128_desc(sp_group_value(r, a), sp_group_value(r, b));
 	if (!c)
@@ -622,9 +667,166 @@ static int cmp_groups(const void *pa, const void *pb, void *pctx)
 	return c;
 }
 
-static void finish(struct sp_result *r, enum sp_sort key, size_t top)
+/*
+ * Sorting a million groups: an array of (first key as a number, index) is
+ * sorted instead of the 100-byte groups, compared by that number and only
+ * on a tie by cmp_groups(); with a small --top, only the top rows are
+ * sorted, kept in a heap of that size.  Then the groups are put in that
+ * order in place (the rows past --top in no particular order: only sums
+ * of them are shown).
+ */
+struct sort_item {
+	sp_u128 key;
+	uint32_t idx;
+};
+
+/* The first key as a number (higher first), or false for a name. */
+static bool fast_key(const struct sp_result *r, enum sp_sort key,
+		     const struct sp_group *g, sp_u128 *v)
 {
-	struct sort_ctx ctx = { r, key, (r->keys & SP_K_SITE) != 0 };
+	switch (key) {
+	case SP_SORT_COUNT:
+		*v = r->delta ? g->delta : g->count;
+		return true;
+	case SP_SORT_TIME:
+		*v = r->delta ? g->delta_ns : g->total_ns;
+		return true;
+	case SP_SORT_TOTAL:
+		*v = r->by_time ? g->total_ns : g->count;
+		return true;
+	case SP_SORT_MAX:
+		*v = g->max_ns;
+		return true;
+	case SP_SORT_TASKS:
+		*v = g->ntasks;
+		return true;
+	case SP_SORT_SITES:
+		*v = g->nsites;
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct item_ctx {
+	struct sort_ctx sort;
+	bool fast;
+};
+
+static int cmp_items(const void *pa, const void *pb, void *pctx)
+{
+	const struct item_ctx *ctx = pctx;
+	const struct sort_item *a = pa, *b = pb;
+	const struct sp_group *groups = ctx->sort.r->groups;
+
+	if (ctx->fast && a->key != b->key) {
+		int c = a->key < b->key ? 1 : -1;
+
+		return ctx->sort.reverse ? -c : c;
+	}
+	return cmp_groups(&groups[a->idx], &groups[b->idx], (void *)&ctx->sort);
+}
+
+/* Heap of the n best items seen, the worst at the root. */
+static void sift_down(struct sort_item *h, size_t n, size_t i,
+		      const struct item_ctx *ctx)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, w = i;
+		struct sort_item t;
+
+		if (l < n && cmp_items(&h[l], &h[w], (void *)ctx) > 0)
+			w = l;
+		if (l + 1 < n && cmp_items(&h[l + 1], &h[w], (void *)ctx) > 0)
+			w = l + 1;
+		if (w == i)
+			return;
+		t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+/* Put groups in the order of perm (perm[k]: the group for place k). */
+static void permute(struct sp_group *g, uint32_t *perm, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct sp_group tmp;
+		uint32_t j = i;
+
+		if (perm[i] == i)
+			continue;
+		tmp = g[i];
+		while (perm[j] != i) {
+			uint32_t k = perm[j];
+
+			g[j] = g[k];
+			perm[j] = j;
+			j = k;
+		}
+		g[j] = tmp;
+		perm[j] = j;
+	}
+}
+
+static void sort_groups(struct sp_result *r, const struct sort_ctx *sctx,
+			size_t top)
+{
+	struct item_ctx ctx = { *sctx, false };
+	uint32_t n = r->ngroups, i, nsort = n;
+	struct sort_item *items = sp_xrealloc(NULL, n, sizeof(*items));
+	uint32_t *perm;
+	bool *taken = NULL;
+	sp_u128 v = 0;
+
+	ctx.fast = sctx->nkeys && fast_key(r, sctx->keys[0], &r->groups[0], &v);
+	for (i = 0; i < n; i++) {
+		items[i].idx = i;
+		items[i].key = 0;
+		if (ctx.fast)
+			fast_key(r, sctx->keys[0], &r->groups[i], &items[i].key);
+	}
+	if (top && top < n / 4) {	/* keep the top in a heap */
+		nsort = (uint32_t)top;
+		for (i = nsort / 2; i-- > 0;)
+			sift_down(items, nsort, i, &ctx);
+		for (i = nsort; i < n; i++) {
+			if (cmp_items(&items[i], &items[0], &ctx) < 0) {
+				items[0] = items[i];
+				sift_down(items, nsort, 0, &ctx);
+			}
+		}
+	}
+	qsort_r(items, nsort, sizeof(*items), cmp_items, &ctx);
+	perm = sp_xrealloc(NULL, n, sizeof(*perm));
+	for (i = 0; i < nsort; i++)
+		perm[i] = items[i].idx;
+	if (nsort < n) {	/* the rest, in any order */
+		uint32_t k;
+
+		taken = sp_xrealloc(NULL, n, sizeof(*taken));
+		memset(taken, 0, (size_t)n * sizeof(*taken));
+		for (i = 0; i < nsort; i++)
+			taken[perm[i]] = true;
+		for (i = 0, k = nsort; i < n; i++)
+			if (!taken[i])
+				perm[k++] = i;
+	}
+	free(items);
+	free(taken);
+	permute(r->groups, perm, n);
+	free(perm);
+}
+
+/* Leave out what did not move (interval mode), sort by keys, cut to top. */
+static void finish(struct sp_result *r, const enum sp_sort *keys,
+		   size_t nkeys, size_t top)
+{
+	struct sort_ctx ctx = { r, keys, nkeys, r->o->reverse };
+
 	if (r->delta) {		/* an interval shows what moved */
 		uint32_t i, n = 0;
 
@@ -632,17 +834,47 @@ static void finish(struct sp_result *r, enum sp_sort key, size_t top)
 			if (r->groups[i].delta || r->groups[i].delta_ns)
 				r->groups[n++] = r->groups[i];
 		r->ngroups = n;
-		sp_keymap_free(&r->gindex);	/* indexes are stale now */
 	}
+	sp_keymap_free(&r->gindex);	/* its indexes are stale once sorted */
 	if (r->ngroups > 1)
-		qsort_r(r->groups, r->ngroups, sizeof(*r->groups), cmp_groups, &ctx);
+		sort_groups(r, &ctx, top);
 	r->nshown = top && top < r->ngroups ? (uint32_t)top : r->ngroups;
+}
+
+/* The --sort keys, or the value of the view when none was given. */
+static size_t sort_keys(const struct sp_opts *o, enum sp_sort *keys)
+{
+	if (!o->nsort) {
+		keys[0] = o->value == SP_VALUE_TIME ? SP_SORT_TIME : SP_SORT_COUNT;
+		return 1;
+	}
+	memcpy(keys, o->sort, o->nsort * sizeof(*keys));
+	return o->nsort;
+}
+
+size_t sp_rows_limit(const struct sp_opts *o)
+{
+	if (o->top_given)
+		return o->top;
+	if (o->view == SP_VIEW_MATRIX && o->format != SP_FMT_FOLDED &&
+	    o->format != SP_FMT_PROM)
+		return SP_MATRIX_TOP;
+	return o->format == SP_FMT_PROM ? SP_PROM_TOP : 0;
+}
+
+size_t sp_columns_limit(const struct sp_opts *o)
+{
+	if (o->columns_given)
+		return o->columns;
+	return o->top_given ? o->top : SP_MATRIX_TOP;
 }
 
 void sp_view_build(struct sp_result *r, const struct sp_store *st,
 		   const struct sp_opts *o, bool delta, double interval)
 {
+	enum sp_sort keys[SP_MAX_SORT];
 	struct selection sel;
+	size_t nkeys;
 
 	result_init(r, st, o, delta, interval);
 	r->keys = view_keys(st, o);
@@ -651,33 +883,60 @@ void sp_view_build(struct sp_result *r, const struct sp_store *st,
 	selection_free(&sel);
 	sp_keymap_free(&r->seen_task);
 	sp_keymap_free(&r->seen_site);
-	finish(r, o->sort, o->top);
+	nkeys = sort_keys(o, keys);
+	finish(r, keys, nkeys, sp_rows_limit(o));
 }
 
 /* ---- matrix ------------------------------------------------------------- */
 
 /*
- * Rows (tasks) and columns (sites) are summed and cut to --top first; then
- * only the cells of shown rows and columns are kept, so the matrix costs
- * memory for what is shown, not for every (task, site) pair.
+ * Rows (tasks, by --by) and columns (sites) are summed and cut first (-n,
+ * --columns; SP_MATRIX_TOP each without them); then only the cells of shown
+ * rows and columns are kept, so the matrix costs memory for what is shown,
+ * not for every (task, site) pair.  Rows sort by the --sort keys; columns by
+ * site name when the list has site or name, else by its first measure
+ * (count, time, total, mean, max), else by the value.
  */
+static size_t column_keys(const struct sp_opts *o, enum sp_sort *keys)
+{
+	size_t i;
+
+	for (i = 0; i < o->nsort; i++) {
+		switch (o->sort[i]) {
+		case SP_SORT_SITE:
+		case SP_SORT_NAME:
+			keys[0] = SP_SORT_SITE;
+			return 1;
+		case SP_SORT_COUNT:
+		case SP_SORT_TIME:
+		case SP_SORT_TOTAL:
+		case SP_SORT_MEAN:
+		case SP_SORT_MAX:
+			keys[0] = o->sort[i];
+			return 1;
+		default:
+			break;
+		}
+	}
+	keys[0] = o->value == SP_VALUE_TIME ? SP_SORT_TIME : SP_SORT_COUNT;
+	return 1;
+}
+
 void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 		     const struct sp_opts *o, bool delta, double interval)
 {
-	size_t top = o->top;
+	enum sp_sort keys[SP_MAX_SORT];
 	struct selection sel;
 	struct sp_keymap shown = { 0 };
 	bool *cols;
-	size_t ncols;
+	size_t ncols, nkeys;
 	uint32_t i, dummy;
 
-	if (!o->top_given && o->format == SP_FMT_SVG)
-		top = SP_HEATMAP_TOP;
 	result_init(&m->cells, st, o, delta, interval);
 	result_init(&m->tasks, st, o, delta, interval);
 	result_init(&m->sites, st, o, delta, interval);
-	m->cells.keys = with_kind(st, o, SP_K_TASK | SP_K_SITE);
-	m->tasks.keys = SP_K_TASK;
+	m->tasks.keys = task_keys(o);
+	m->cells.keys = with_kind(st, o, m->tasks.keys | SP_K_SITE);
 	m->sites.keys = with_kind(st, o, SP_K_SITE);
 	/* one pool of site names: cells and columns share site ids */
 	select_rows(&sel, &m->sites.sites, st, o);
@@ -687,14 +946,14 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 	sp_keymap_free(&m->tasks.seen_site);
 	sp_keymap_free(&m->sites.seen_task);
 	sp_keymap_free(&m->sites.seen_site);
-	finish(&m->tasks, o->sort, top);
-	finish(&m->sites,
-	       o->sort == SP_SORT_SITE || o->sort == SP_SORT_NAME ? SP_SORT_SITE :
-	       o->value == SP_VALUE_TIME ? SP_SORT_TIME : SP_SORT_COUNT, top);
+	nkeys = sort_keys(o, keys);
+	finish(&m->tasks, keys, nkeys, sp_rows_limit(o));
+	nkeys = column_keys(o, keys);
+	finish(&m->sites, keys, nkeys, sp_columns_limit(o));
 
 	for (i = 0; i < m->tasks.nshown; i++) {
 		const struct sp_group *g = &m->tasks.groups[i];
-		struct sp_key k = { g->pid, g->tgid, g->comm, 0 };
+		struct sp_key k = group_key(m->tasks.keys, g->pid, g->tgid, g->comm, 0);
 
 		sp_keymap_upsert(&shown, &k, i, &dummy);
 	}
@@ -718,10 +977,8 @@ const struct sp_group *sp_matrix_cell_group(const struct sp_matrix *m,
 					    const struct sp_group *row,
 					    const struct sp_group *col)
 {
-	struct sp_key k = {
-		row->pid, row->tgid, row->comm,
-		site_word(m->cells.keys, col->site, col->kind),
-	};
+	struct sp_key k = group_key(m->cells.keys, row->pid, row->tgid, row->comm,
+				    site_word(m->cells.keys, col->site, col->kind));
 	uint32_t idx;
 
 	if (!sp_keymap_find(&m->cells.gindex, &k, &idx))
@@ -737,96 +994,87 @@ sp_u128 sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
 	return g ? sp_group_value(&m->cells, g) : 0;
 }
 
-/* ---- columns ------------------------------------------------------------ */
+/* ---- options that apply ------------------------------------------------- */
 
-/*
- * The columns of a view.  The value (--value) comes first with its percent;
- * then the other measure; time columns only when the input has time.
- *
- *   count:  COUNT % [TIME MEAN MAX]
- *   time:   TIME % MEAN MAX COUNT
- *   interval, count: DELTA % RATE/s COUNT [DTIME TIME/s TIME MEAN MAX]
- *   interval, time:  DTIME % TIME/s TIME DELTA RATE/s COUNT MEAN MAX
- */
-size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
-			 bool people)
+const char *sp_sort_name(enum sp_sort s)
 {
-	size_t n = 0;
-	bool tgid_view = r->keys == SP_K_TGID;
-	bool time = r->time, by_time = r->by_time;
-
-	if (r->keys & SP_K_PID)
-		cols[n++] = SP_COL_PID;
-	if (r->keys & SP_K_TGID)
-		cols[n++] = SP_COL_TGID;
-	if (!r->delta && !by_time) {
-		cols[n++] = SP_COL_COUNT;
-		if (people)
-			cols[n++] = SP_COL_PCT;
-		if (time) {
-			cols[n++] = SP_COL_TIME;
-			cols[n++] = SP_COL_MEAN;
-			cols[n++] = SP_COL_MAX;
-		}
-	} else if (!r->delta) {
-		cols[n++] = SP_COL_TIME;
-		if (people)
-			cols[n++] = SP_COL_PCT;
-		cols[n++] = SP_COL_MEAN;
-		cols[n++] = SP_COL_MAX;
-		cols[n++] = SP_COL_COUNT;
-	} else if (!by_time) {
-		cols[n++] = SP_COL_DELTA;
-		if (people)
-			cols[n++] = SP_COL_PCT;
-		cols[n++] = SP_COL_RATE;
-		cols[n++] = SP_COL_COUNT;
-		if (time) {
-			cols[n++] = SP_COL_DTIME;
-			cols[n++] = SP_COL_TRATE;
-			cols[n++] = SP_COL_TIME;
-			cols[n++] = SP_COL_MEAN;
-			cols[n++] = SP_COL_MAX;
-		}
-	} else {
-		cols[n++] = SP_COL_DTIME;
-		if (people)
-			cols[n++] = SP_COL_PCT;
-		cols[n++] = SP_COL_TRATE;
-		cols[n++] = SP_COL_TIME;
-		cols[n++] = SP_COL_DELTA;
-		cols[n++] = SP_COL_RATE;
-		cols[n++] = SP_COL_COUNT;
-		cols[n++] = SP_COL_MEAN;
-		cols[n++] = SP_COL_MAX;
-	}
-	if (!(r->keys & SP_K_PID))
-		cols[n++] = SP_COL_TASKS;
-	if (!(r->keys & SP_K_SITE))
-		cols[n++] = SP_COL_SITES;
-	if ((r->keys & SP_K_COMM) || tgid_view)
-		cols[n++] = SP_COL_COMM;
-	if (r->keys & SP_K_KIND)
-		cols[n++] = SP_COL_KIND;
-	if (r->keys & SP_K_SITE)
-		cols[n++] = SP_COL_SITE;
-	return n;
-}
-
-const char *sp_col_name(const struct sp_result *r, enum sp_col c)
-{
-	static const char *const names[] = {
-		[SP_COL_PID] = "pid", [SP_COL_TGID] = "tgid",
-		[SP_COL_COUNT] = "count", [SP_COL_PCT] = "percent",
-		[SP_COL_DELTA] = "delta", [SP_COL_RATE] = "rate",
-		[SP_COL_TASKS] = "tasks", [SP_COL_SITES] = "sites",
-		[SP_COL_COMM] = "comm", [SP_COL_SITE] = "site",
-		[SP_COL_TIME] = "total_ns", [SP_COL_DTIME] = "delta_ns",
-		[SP_COL_TRATE] = "time_rate", [SP_COL_MEAN] = "mean_ns",
-		[SP_COL_MAX] = "max_ns", [SP_COL_KIND] = "kind",
+	static const char *const names[SP_NSORTS] = {
+		[SP_SORT_COUNT] = "count", [SP_SORT_TOTAL] = "total",
+		[SP_SORT_PID] = "pid", [SP_SORT_TGID] = "tgid",
+		[SP_SORT_COMM] = "comm", [SP_SORT_SITE] = "site",
+		[SP_SORT_NAME] = "name", [SP_SORT_TIME] = "time",
+		[SP_SORT_MEAN] = "mean", [SP_SORT_MAX] = "max",
+		[SP_SORT_TASKS] = "tasks", [SP_SORT_SITES] = "sites",
 	};
 
-	if (c == SP_COL_SITE)
-		return sp_site_label(r->o);
-	return names[c];
+	return s < SP_NSORTS ? names[s] : "?";
+}
+
+/* Does the view have what sort key s sorts by?  The matrix: rows, or columns for site. */
+static bool sort_applies(const struct sp_opts *o, enum sp_sort s)
+{
+	bool matrix = o->view == SP_VIEW_MATRIX;
+	unsigned keys = matrix ? task_keys(o) : sp_view_keys(o);
+	bool has_comm = (keys & SP_K_COMM) || keys == SP_K_TGID;
+	bool has_site = matrix || (keys & SP_K_SITE);
+
+	switch (s) {
+	case SP_SORT_PID:
+		return keys & SP_K_PID;
+	case SP_SORT_TGID:
+		return keys & SP_K_TGID;
+	case SP_SORT_COMM:
+		return has_comm;
+	case SP_SORT_SITE:
+		return has_site;
+	case SP_SORT_NAME:
+		return has_comm || has_site;
+	case SP_SORT_TASKS:	/* the TASKS column */
+		return !(keys & SP_K_PID);
+	case SP_SORT_SITES:	/* the SITES column */
+		return !(keys & SP_K_SITE);
+	default:		/* measures: every view has them */
+		return true;
+	}
+}
+
+int sp_opts_check(const struct sp_opts *o, char *why, size_t len)
+{
+	const char *view = o->view == SP_VIEW_SITES && o->group == SP_GROUP_KIND ?
+			   "kinds" : sp_view_name(o->view);
+	bool one_dim = o->format == SP_FMT_FOLDED || o->format == SP_FMT_PROM;
+	size_t i;
+
+	if (o->pretty && o->format != SP_FMT_JSON) {
+		snprintf(why, len, "--pretty indents JSON: it needs --format json");
+		return -1;
+	}
+	if (o->by_given && o->view != SP_VIEW_TASKS && o->view != SP_VIEW_SITE &&
+	    o->view != SP_VIEW_MATRIX) {
+		snprintf(why, len, "--by groups tasks: it applies to tasks, site X, matrix and heatmap, not to %s",
+			 view);
+		return -1;
+	}
+	if (o->group_given && o->view != SP_VIEW_SITES && o->view != SP_VIEW_TASK &&
+	    o->view != SP_VIEW_MATRIX) {
+		snprintf(why, len, "--group groups call sites: the %s view has none (it applies to sites, task PID, matrix and heatmap)",
+			 view);
+		return -1;
+	}
+	if (o->columns_given && (o->view != SP_VIEW_MATRIX || one_dim)) {
+		snprintf(why, len, "--columns is for the columns of matrix (table, csv, json) and heatmap");
+		return -1;
+	}
+	for (i = 0; i < o->nsort; i++) {
+		if (!sort_applies(o, o->sort[i])) {
+			snprintf(why, len, "--sort %s: the %s view%s has no %s column",
+				 sp_sort_name(o->sort[i]), view,
+				 o->view == SP_VIEW_TASKS || o->view == SP_VIEW_SITE ||
+				 o->view == SP_VIEW_MATRIX ?
+				 (o->by == SP_BY_TGID ? " by tgid" : o->by == SP_BY_COMM ? " by comm" : "") : "",
+				 sp_sort_name(o->sort[i]));
+			return -1;
+		}
+	}
+	return 0;
 }

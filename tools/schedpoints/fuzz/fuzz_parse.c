@@ -54,10 +54,15 @@ static void render_all(const struct sp_store *st, bool delta)
 			o.task_pid = st->nrows ? st->rows[0].pid : 0;
 			o.format = formats[f];
 			o.group = (enum sp_group_by)((v + f) % 4);
-			o.by = (enum sp_task_by)(f % 3);
-			o.sort = (enum sp_sort)((v * 6 + f) % SP_NSORTS);
+			o.sort[0] = (enum sp_sort)((v * 6 + f) % SP_NSORTS);
+			o.sort[1] = (enum sp_sort)((v + f) % SP_NSORTS);
+			o.nsort = (v + f) % 3;
+			o.by = (enum sp_task_by)((v + f) % 3);
 			o.value = (enum sp_value)((v + f / 2) % 2);
 			o.top = f & 1 ? 3 : 0;
+			o.top_given = f & 1;
+			o.columns = 2;
+			o.columns_given = v & 1;
 			o.f.modules = mods;
 			o.f.nmodules = f == 2;
 			o.f.kinds = f == 4 ? 1u << SP_KIND_SLEEP | 1u << SP_KIND_YIELD : 0;
