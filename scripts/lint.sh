@@ -80,6 +80,12 @@ for f in "${scripts[@]}"; do
 	result "$([ -z "$out" ] && echo 0 || echo 1)" "shellcheck $f"
 done
 
+# A harness SKIP() after a failed expectation erases the failure: the
+# suites use SP_SKIP() (selftests/sched_points/sp_helpers.h).
+out=$(grep -nE '(^|[^_A-Z])SKIP\(' "$REPO"/selftests/*/*.c || true)
+[ -z "$out" ] || tap_comment <<<"$out"
+result "$([ -z "$out" ] && echo 0 || echo 1)" "selftests: no bare SKIP(), only SP_SKIP()"
+
 tool_lint() {
 	make -s -C "$REPO/tools/schedpoints" lint >"$BUILD/tool-lint.log" 2>&1 ||
 		tail -20 "$BUILD/tool-lint.log"

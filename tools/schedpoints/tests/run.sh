@@ -14,6 +14,8 @@
 #
 # FUZZ_SHORT=SECONDS (default 25, at least 1): bounded libFuzzer run.
 
+# shellcheck disable=SC2059 # fixtures are printf formats: their \t and \n are the point
+# shellcheck disable=SC2013 # options and names are read as words on purpose
 set -u
 BIN=${1:?usage: tests/run.sh BINARY}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
@@ -22,8 +24,8 @@ TOP=$(dirname "$T")
 FIX=$T/fixtures
 OUT=$T/out
 FUZZ_SHORT=${FUZZ_SHORT:-25}
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}"
 export LC_ALL=C
 
 rm -rf "$OUT"
@@ -350,7 +352,7 @@ eq "heatmap: a cell's tooltip holds its count" \
 eq "heatmap -n 2: 2 rows, 2 columns" "$(sp -f "$B" heatmap -n 2 | grep -c 'text-anchor="end">[^<]* ([0-9]*)</text>'):$(sp -f "$B" heatmap -n 2 | grep -c 'rotate(-90)')" "2:2"
 sp -f "$B" -F csv sites -o "$OUT/s.csv" >"$OUT/o"
 eq "-o: file holds the output, path printed" \
-	"$(cat "$OUT/o"):$(csv_sum count <"$OUT/s.csv"):$(ls "$OUT" | grep -c tmp)" "$OUT/s.csv:123:0"
+	"$(cat "$OUT/o"):$(csv_sum count <"$OUT/s.csv"):$(find "$OUT" -maxdepth 1 -name "*tmp*" | wc -l)" "$OUT/s.csv:123:0"
 
 # ---- minor version, unknown summary, build ids, reused pid -----------------
 M=$FIX/minor.txt
