@@ -706,7 +706,6 @@ usage --kind nap sites
 usage --kind sleep, sites
 usage --value size sites
 usage -s speed sites
-usage -g line sites
 usage -g function kinds
 sp --help >"$OUT/help"
 eq "--help: exit 0, usage on stdout" "$?:$(head -n 1 "$OUT/help")" "0:Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
