@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check check-main check-kcsan bisect-check test-cache warnings lint series bench kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings lint series bench kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -16,6 +16,8 @@ help:
 	@echo "make test-cache      change one patch on a scratch branch: only later prefixes rebuild"
 	@echo "make warnings        sparse and W=1 on the series' files, against the pristine tree"
 	@echo "make series          the series and a cover letter in build/series/"
+	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
+	@echo "                     (CAPTURE=DIR: first take a new demo capture, build/guest-demo/share)"
 	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
 	@echo "make kernel          build the patched kernel (build/linux/obj)"
 	@echo "make tree            make the kernel work tree (build/linux) from patches/"
@@ -35,6 +37,9 @@ lint:
 
 series:
 	$(S)/make-series.sh
+
+docs:
+	$(S)/docs-check.sh $(if $(CAPTURE),--import $(CAPTURE),--update)
 
 check-main:
 	SP_VARIANTS=main $(S)/check.sh

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Every block of shown output in README.md, Documentation/user-guide.md and
+# tools/schedpoints/README.md is the output of the tool of this checkout on
+# a committed capture, and every shown command runs (scripts/docs.py says
+# how blocks are marked). TAP on stdout, the plan last; exits 1 on any
+# failure. --update (make docs) rewrites the output blocks instead;
+# --import DIR first takes a new demo capture (DIR/sched_points.txt and
+# DIR/sched_points-effective.txt from the guest's share directory) as the
+# fixtures the docs show.
+set -euo pipefail
+if [ "${1:-}" = --help ]; then
+	sed -n '2,9s/^# \{0,1\}//p' "$0"
+	exit 0
+fi
+source "$(dirname "$0")/env.sh"
+fix=$REPO/tools/schedpoints/tests/fixtures
+if [ "${1:-}" = --import ]; then
+	dir=${2:?usage: $0 --import DIR}
+	cp "$dir/sched_points.txt" "$fix/guest-demo-caller.txt"
+	cp "$dir/sched_points-effective.txt" "$fix/guest-demo-effective.txt"
+	shift 2
+	set -- --update
+fi
+make -s -C "$REPO/tools/schedpoints" schedpoints >&2
+exec python3 "$REPO/scripts/docs.py" "${1:---check}"

@@ -1,0 +1,265 @@
+#!/usr/bin/python3
+"""Check (or regenerate) every block of shown output in the user docs.
+
+usage: docs.py --check | --update   (from scripts/docs-check.sh, make docs)
+
+Every fenced block (a line starting with three backquotes) of README.md,
+Documentation/user-guide.md and tools/schedpoints/README.md must follow,
+on the line before it, one of these markers:
+
+  <!-- output of: ARGS | on: CAPTURE | source: NAME [| title: QUESTION] -->
+      The block is the output of "schedpoints -f CAPTURE ARGS" (the tool
+      built from this checkout), headed by the command line
+      "# schedpoints ARGS", or, with a title, by the heading that the
+      demo (scripts/guest/guest-demo) prints: "=== QUESTION (schedpoints
+      ARGS)" and an empty line. The only text not compared as it is: the
+      file name on the tool's "source" line, CAPTURE there, NAME as shown
+      (/proc/sched_points, or the file the demo read in the guest).
+      --check compares; --update rewrites the block.
+  <!-- commands -->
+      Commands only, no output. Each "schedpoints ..." line is run on a
+      capture (files it names replaced by captures, -o into a scratch
+      directory, a pipe cut off, top on a two-snapshot stream) and must
+      exit 0, or 1 saying that nothing matches (a pid, a module of
+      another machine); each "make TARGET" must be a target of its Makefile.
+  <!-- recorded: WHY -->
+      A dated measurement (times, fuzzing), not reproducible output: not
+      compared, but it must say why.
+
+Besides, it checks facts stated in several places: the textfile
+collector path (one path), README's list of make help targets, the
+cover letter's count of harness tests, the man page's date and the memory
+per CPU in the guide against the spec. Prints TAP (a plan last) and exits 1
+on any failure.
+"""
+import difflib
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.path.join(REPO, 'tools/schedpoints/schedpoints')
+DOCS = ['README.md', 'Documentation/user-guide.md',
+        'tools/schedpoints/README.md']
+CAPTURE = 'tools/schedpoints/tests/fixtures/guest-demo-caller.txt'
+MARK = re.compile(r'^<!-- (output of|commands|recorded)(?::\s*(.*?))?\s*-->$')
+
+results = []
+
+
+def result(ok, name, why=()):
+    results.append((ok, name, list(why)))
+
+
+def run_tool(args, capture, source):
+    """Output of the tool on capture, its source line naming source."""
+    p = subprocess.run([TOOL, '-f', os.path.join(REPO, capture)] + args,
+                       capture_output=True, text=True, cwd=REPO)
+    out = p.stdout
+    if p.returncode != 0:
+        out += 'exit %d: %s' % (p.returncode, p.stderr)
+    pre = 'source ' + os.path.join(REPO, capture) + '  '
+    return [('source ' + source + '  ' + ln[len(pre):])
+            if ln.startswith(pre) else ln for ln in out.split('\n')][:-1]
+
+
+def parse_fields(text):
+    fields = {}
+    for part in text.split(' | '):
+        key, _, val = part.partition(': ')
+        fields[key.strip()] = val.strip()
+    return fields
+
+
+def output_block(fields):
+    args = shlex.split(fields['args'])
+    shown = 'schedpoints ' + fields['args']
+    if 'title' in fields:
+        head = ['=== %s (%s)' % (fields['title'], shown), '']
+    else:
+        head = ['# ' + shown]
+    return head + run_tool(args, fields['on'], fields['source'])
+
+
+def run_example(line, doc, lnum, tmp):
+    """Run one shown schedpoints command on a capture."""
+    cmd = line.split(' | ')[0]
+    cmd = re.sub(r'\s+#.*$', '', cmd)
+    words = shlex.split(cmd)[1:]
+    cap = os.path.join(REPO, CAPTURE)
+    args, stdin, i = [], None, 0
+    while i < len(words):
+        w = words[i]
+        if w in ('-f', '--file'):
+            i += 2
+            continue
+        if w in ('-o', '--output'):
+            args += [w, os.path.join(tmp, os.path.basename(words[i + 1]))]
+            i += 2
+            continue
+        if w.endswith('.txt'):
+            w = cap
+        args.append(w)
+        i += 1
+    if 'diff' in args:
+        pass
+    elif 'top' in args:
+        args = ['-f', '-'] + [a for a in args if a not in ('top',)]
+        args.insert(args.index('-f') + 2, 'top')
+        with open(cap) as f:
+            text = f.read()
+        stdin = text + text
+    else:
+        args = ['-f', cap] + args
+    p = subprocess.run([TOOL] + args, input=stdin, capture_output=True,
+                       text=True)
+    # An example about another machine (a pid, a module) may match nothing
+    # in the capture: that is status 1 with "no ...", not a usage error.
+    none = p.returncode == 1 and p.stderr.startswith('schedpoints: no ')
+    result(p.returncode == 0 or none, '%s:%d: runs: %s%s'
+           % (doc, lnum, cmd, ' (matches nothing in the capture)' if none else ''),
+           p.stderr.splitlines()[:3])
+
+
+def make_target(line, doc, lnum):
+    words = shlex.split(re.sub(r'\s+#.*$', '', line))
+    d = os.path.join(REPO, os.path.dirname(doc))
+    targets = [w for w in words[1:] if '=' not in w]
+    for t in targets:
+        p = subprocess.run(['make', '-n', '-C', d, t], capture_output=True,
+                           text=True)
+        result(p.returncode == 0, '%s:%d: make %s is a target of %s'
+               % (doc, lnum, t, os.path.join(os.path.dirname(doc), 'Makefile')),
+               p.stderr.splitlines()[:2])
+
+
+def check_doc(doc, update, tmp):
+    path = os.path.join(REPO, doc)
+    with open(path) as f:
+        lines = f.read().split('\n')
+    out, i, changed = [], 0, False
+    while i < len(lines):
+        ln = lines[i]
+        if not ln.startswith('```'):
+            out.append(ln)
+            i += 1
+            continue
+        end = i + 1
+        while end < len(lines) and not lines[end].startswith('```'):
+            end += 1
+        block = lines[i + 1:end]
+        m = MARK.match(lines[i - 1]) if i else None
+        where = '%s:%d' % (doc, i + 1)
+        if not m:
+            result(False, '%s: a block with a marker (output of, commands, '
+                   'recorded) on the line before' % where)
+        elif m.group(1) == 'output of':
+            fields = parse_fields('args: ' + (m.group(2) or ''))
+            want = output_block(fields)
+            if block != want:
+                if update:
+                    block, changed = want, True
+                diff = difflib.unified_diff(block, want, 'shown', 'now',
+                                            lineterm='', n=0)
+                result(update, '%s: output of schedpoints %s on %s'
+                       % (where, fields['args'], fields['on']), list(diff)[:12])
+            else:
+                result(True, '%s: output of schedpoints %s on %s'
+                       % (where, fields['args'], fields['on']))
+        elif m.group(1) == 'recorded':
+            result(bool(m.group(2)), '%s: recorded: %s'
+                   % (where, m.group(2) or '(no reason given)'))
+        else:
+            for k, b in enumerate(block):
+                if b.startswith('schedpoints '):
+                    run_example(b, doc, i + 2 + k, tmp)
+                elif b.startswith('make '):
+                    make_target(b, doc, i + 2 + k)
+        out += [ln] + block + [lines[end] if end < len(lines) else '```']
+        i = end + 1
+    if changed:
+        with open(path, 'w') as f:
+            f.write('\n'.join(out))
+
+
+def read(rel):
+    with open(os.path.join(REPO, rel)) as f:
+        return f.read()
+
+
+def check_facts():
+    # One textfile collector path wherever one is shown.
+    paths = {}
+    for doc in DOCS + ['tools/schedpoints/schedpoints.8']:
+        for p in re.findall(r'(/var/lib/\S+?)/sched_points\.prom', read(doc)):
+            paths.setdefault(p.replace('\\-', '-'), []).append(doc)
+    result(len(paths) == 1, 'one textfile collector directory: %s'
+           % ', '.join(sorted(paths)),
+           ['%s in %s' % (p, ', '.join(d)) for p, d in paths.items()])
+    # README's list of make help targets is the Makefile's.
+    helptext = subprocess.run(['make', '-s', '-C', REPO, 'help'],
+                              capture_output=True, text=True).stdout
+    have = set(re.findall(r'^make ([\w-]+)', helptext, re.M))
+    m = re.search(r'`make help`: the other targets \((.*?)\)\.', read('README.md'),
+                  re.S)
+    listed = set(re.findall(r'`([\w-]+)`', m.group(1))) if m else set()
+    want = have - {'demo', 'check'}
+    result(listed == want, "README.md: make help's targets are listed",
+           ['missing: %s' % ' '.join(sorted(want - listed)),
+            'not in make help: %s' % ' '.join(sorted(listed - want))])
+    # The cover letter counts the harness tests.
+    tests = len(re.findall(r'^TEST(?:_F)?(?:_TIMEOUT)?\(',
+                           read('selftests/sched_points/sched_points_test.c'),
+                           re.M))
+    m = re.search(r'\((\d+) harness tests', read('Documentation/cover-letter.txt'))
+    said = int(m.group(1)) if m else None
+    result(said == tests, 'cover letter: %s harness tests, sched_points_test.c '
+           'has %d' % (said, tests))
+    # The man page is dated in the month of its last change.
+    man = 'tools/schedpoints/schedpoints.8'
+    m = re.search(r'^\.TH SCHEDPOINTS 8 "([^"]*)"', read(man), re.M)
+    dirty = subprocess.run(['git', '-C', REPO, 'diff', '--quiet', 'HEAD', '--',
+                            man]).returncode != 0
+    log = subprocess.run(['git', '-C', REPO, 'log', '-1', '--format=%cs', '--',
+                          man], capture_output=True, text=True).stdout.strip()
+    if dirty or not log:
+        log = subprocess.run(['date', '+%F'], capture_output=True,
+                             text=True).stdout.strip()
+    got = m.group(1) if m else None
+    result(got == log[:7], '%s: dated %s, last changed %s' % (man, got, log[:7]))
+    # Memory per CPU: the guide says what the spec says.
+    # (the last patch that changes the spec's figure has the current one).
+    pdir = os.path.join(REPO, 'patches')
+    s = []
+    for name in sorted(os.listdir(pdir)):
+        s += re.findall(r'^\+.*?(\d+) KiB per', read('patches/' + name), re.M)
+    g = re.findall(r'(\d+) KiB per CPU', read('Documentation/user-guide.md'))
+    result(bool(g and s) and set(g) == {s[-1]},
+           'user-guide.md: memory per CPU %s KiB, the spec says %s KiB'
+           % ('/'.join(g), s[-1] if s else None))
+
+
+def main():
+    update = sys.argv[1:] == ['--update']
+    if not update and sys.argv[1:] != ['--check']:
+        sys.exit(__doc__)
+    with tempfile.TemporaryDirectory() as tmp:
+        for doc in DOCS:
+            check_doc(doc, update, tmp)
+    check_facts()
+    failed = 0
+    for n, (ok, name, why) in enumerate(results, 1):
+        print('%s %d - %s' % ('ok' if ok else 'not ok', n, name))
+        if not ok:
+            failed += 1
+            for w in why:
+                print('#   ' + w)
+    print('# %d passed, %d failed' % (len(results) - failed, failed))
+    print('1..%d' % len(results))
+    sys.exit(1 if failed else 0)
+
+
+main()
