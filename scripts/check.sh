@@ -78,6 +78,7 @@ if [ "${SP_HOST_TESTS:-1}" != 0 ]; then
 			make -s -C "$(dirname "$mk")" check &
 	done
 	tap_step check-scripts "$REPO/scripts/test-check-scripts.sh"
+	tap_step docs "$REPO/scripts/docs-check.sh"
 	tap_step lint "$REPO/scripts/lint.sh"
 	tap_step warnings "$REPO/scripts/warnings-check.sh"
 	tap_step bisect "$REPO/scripts/bisect-check.sh"
