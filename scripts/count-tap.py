@@ -12,18 +12,20 @@ Every leaf result counts once: "ok" passes, "not ok" fails, a SKIP
 directive (after the first unescaped "#", any case, as TAP 14 says)
 skips. A parent counts only when it says "not ok" and none of its children
 failed (the program crashed or timed out after some results), or when it
-is itself skipped. Besides failing results, each of these is one failure:
-a group of results with no plan or a plan that does not match its results,
-a result number out of sequence or repeated, results left without their
-parent at the end (a truncated stream), "Bail out!", a stream with no
-result at all, "not ok # SKIP", and a skip or TODO that the manifest does
-not allow.
+is itself skipped; a parent whose subtest has no result fails. Besides
+failing results, each of these is one failure: a group of results with no
+plan or a plan that does not match its results, a result number out of
+sequence or repeated, results left without their parent at the end (a
+truncated stream), "Bail out!", a stream with no result at all, and a
+skip that the manifest does not allow.
 
 With --manifest, the leaf results are checked against the list of tests
 that must report on kernel variant NAME (see selftests/manifest): a test
 that does not report fails, a test that reports twice fails, a test that
-is not listed fails, and a skip fails unless its line names a reason.
-Without a manifest no skip is allowed.
+is not listed fails, and a skip (or kselftest's XFAIL, XPASS) fails unless
+the test's line in the manifest gives a reason that the reported reason
+contains. Without a manifest no skip is allowed. "not ok" always fails,
+whatever its directive; "ok # TODO" passes.
 
 Each problem is printed on stderr as "FILE:LINE: problem".
 """
@@ -34,7 +36,8 @@ PREFIX_UNIT = re.compile(r'(# |#(?=$)|    )')
 VERSION = re.compile(r'K?TAP version \d+$')
 PLAN = re.compile(r'1\.\.(\d+)(\s*#.*)?$')
 RESULT = re.compile(r'(not ok|ok)(?:\s+(\d+))?(?:\s+|$)(.*)$')
-DIRECTIVE = re.compile(r'\s*(skip|todo)(?=[\s:]|$):?\s*(.*)$', re.IGNORECASE)
+DIRECTIVE = re.compile(r'\s*(skip|todo|xfail|xpass)(?=[\s:]|$):?\s*(.*)$',
+                       re.IGNORECASE)
 
 
 class Result:
@@ -44,7 +47,7 @@ class Result:
         self.line = line
         self.ok = ok
         self.desc = desc
-        self.directive = directive      # None, "skip" or "todo"
+        self.directive = directive      # None, skip, todo, xfail, xpass
         self.reason = reason
         self.children = []
         self.has_subtest = False
@@ -188,7 +191,7 @@ def leaves(results, prefix=''):
     """Yield (result, path, counted-as) for what counts, depth first."""
     for r in results:
         path = prefix + r.desc
-        if not r.has_subtest:
+        if not r.has_subtest or not r.children:
             yield r, path
             continue
         yield from leaves(r.children, path + ' / ')
@@ -258,9 +261,13 @@ def main(argv):
             continue
         if want is not None and p not in want and not r.has_subtest:
             judge.problem(r.line, f'"{p}" is not in the manifest for {variant}')
-        allowed = want is not None and bool(want.get(p))
-        if (r.directive == 'skip' and r.ok) or (r.directive == 'todo' and not r.ok):
-            if allowed:
+        excuse = want.get(p, '') if want is not None else ''
+        if r.has_subtest and not r.children:
+            failures.append(f'{path}:{r.line}: "{p}": its subtest has no result')
+        elif r.ok and r.directive in ('skip', 'xfail', 'xpass'):
+            # kselftest's XFAIL and XPASS are ok lines that did not pass:
+            # like a skip, only what the manifest allows, for its reason.
+            if excuse and excuse in r.reason:
                 skipped += 1
             else:
                 failures.append(f'{path}:{r.line}: "{p}": {r.directive} '
@@ -268,6 +275,7 @@ def main(argv):
         elif r.ok:
             passed += 1
         else:
+            # not ok, whatever its directive (# SKIP, # TODO) says
             failures.append(f'{path}:{r.line}: "{p}" failed')
     for p, n in seen.items():
         if n > 1:
