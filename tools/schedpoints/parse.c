@@ -238,8 +238,15 @@ int sp_symbol_parse(const char *s, size_t len, struct sp_syminfo *si)
 	const char *q;
 
 	memset(si, 0, sizeof(*si));
-	if (len >= 2 && s[0] == '0' && s[1] == 'x' && len <= 18 &&
-	    is_lower_hex(s + 2, len - 2)) {
+	/*
+	 * A bare address, or the name the kernel prints for a call site of an
+	 * unloaded module when it had no memory to keep the symbol: both name
+	 * no function and no module.
+	 */
+	if ((len >= 2 && s[0] == '0' && s[1] == 'x' && len <= 18 &&
+	     is_lower_hex(s + 2, len - 2)) ||
+	    (len == sizeof(SP_SYM_UNLOADED) - 1 &&
+	     !memcmp(s, SP_SYM_UNLOADED, len))) {
 		si->kind = SP_SYM_ADDR;
 		si->func_len = (uint32_t)len;
 		si->base_len = (uint32_t)len;
@@ -588,7 +595,7 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	l.sym_len = flen[fi[F_SYM]];
 	if (sp_symbol_parse(l.sym, l.sym_len, &si))
 		return perr(r, err,
-			    "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]' or '0xADDR', got '%s'",
+			    "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '" SP_SYM_UNLOADED "', got '%s'",
 			    excerpt(ex, l.sym, l.sym_len));
 	l.si = &si;
 	if (flen[fi[F_COMM]] > sizeof(small))

@@ -181,10 +181,17 @@ bool sp_pool_find(const struct sp_pool *p, const char *s, size_t len,
 const char *sp_pool_str(const struct sp_pool *p, uint32_t id);
 uint32_t sp_pool_len(const struct sp_pool *p, uint32_t id);
 
+/*
+ * The symbol the kernel prints for a call site of an unloaded module when
+ * it had no memory to keep its name (SCHED_POINTS_UNKNOWN_NAME).
+ */
+#define SP_SYM_UNLOADED "(unloaded module)"
+
 /* Shape of a symbol, see sp_symbol_parse(). */
 enum sp_sym_kind {
 	SP_SYM_FUNC,		/* func+0xOFF/0xLEN, maybe " [module]" */
-	SP_SYM_ADDR,		/* bare 0x... address, no symbol known */
+	SP_SYM_ADDR,		/* bare 0x... address, no symbol known, or
+				 * SP_SYM_UNLOADED */
 };
 
 struct sp_syminfo {

@@ -364,6 +364,39 @@ eq "dropped shown as a warning" "$(sp -f "$M" sites | grep -c '^warning: 17 hits
 eq "summary in prometheus" "$(sp -f "$M" -F prom sites | grep -E '^sched_points_(dropped_total|capacity) ' | tr '\n' ' ')" \
 	"sched_points_capacity 16 sched_points_dropped_total 17 "
 
+# ---- the spec's rules (Documentation/scheduler/sched-points.rst) -----------
+# Every symbol form the kernel prints: %pS of core and module text, with a
+# build id (CONFIG_STACKTRACE_BUILD_ID), a bare address, the frozen name of an
+# unloaded module's site, and "(unloaded module)" when it had no memory for it.
+SYMS='sched_points version 2\nentries 5\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n'
+SYMS="${SYMS}1\t1\tsleep\t5\t0\t0\tffffffff81000000\tdo_nanosleep+0x65/0x130\tx\n"
+SYMS="${SYMS}1\t1\tsleep\t4\t0\t0\tffffffffc0000000\tf+0x1/0x2 [m]\tx\n"
+SYMS="${SYMS}1\t1\tsleep\t3\t0\t0\tffffffffc0000000\tg+0x1/0x2 [m 0123456789abcdef]\tx\n"
+SYMS="${SYMS}1\t1\tsleep\t2\t0\t0\tffffffff81000000\t0xffffffff81000000\tx\n"
+SYMS="${SYMS}1\t1\tsleep\t1\t0\t0\tffffffffc0000000\t(unloaded module)\tx\n"
+printf "$SYMS" >"$OUT/syms.txt"
+eq "spec: every symbol form the kernel prints is read, (unloaded module) too" \
+	"$(sp -f "$OUT/syms.txt" -F csv sites -g module 2>&1 | tr '\n' ' ')" \
+	"count,total_ns,mean_ns,max_ns,tasks,kind,module 7,0,,0,1,sleep,[m] 5,0,,0,1,sleep,[vmlinux] 3,0,,0,1,sleep,[unknown] "
+eq "spec: (unloaded module) is one site of its own" \
+	"$(sp -f "$OUT/syms.txt" -F csv sites --symbol '(unloaded module)' 2>&1 | sed -n 2p)" \
+	"1,0,,0,1,sleep,(unloaded module)"
+# A minor version only adds summary names; header and fields stay the major's.
+printf 'sched_points version 2.1\nenabled 1\nnew_name 7\nnew_word some_word\nentries 1\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n1\t1\tsleep\t5\t10\t10\tffffffff81000000\tf+0x1/0x2\tx\n' >"$OUT/minor21.txt"
+eq "spec: a minor version with new summary names is read" \
+	"$(sp -f "$OUT/minor21.txt" -F csv sites 2>&1 | sed -n 2p)" "5,10,2,10,1,sleep,f+0x1/0x2"
+printf 'sched_points version 2.1\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\tnew\n' >"$OUT/minor21col.txt"
+sp -f "$OUT/minor21col.txt" sites >/dev/null 2>"$OUT/e"
+eq "spec: the column header is exact in every minor version (an extra column is refused)" \
+	"$?:$(grep -c 'expected the column header' "$OUT/e")" "1:1"
+printf 'sched_points version 2.1\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n1\t1\tsleep\t5\t10\t10\tffffffff81000000\tf+0x1/0x2\tx\tnew\n' >"$OUT/minor21field.txt"
+sp -f "$OUT/minor21field.txt" sites >/dev/null 2>"$OUT/e"
+eq "spec: a data line of a minor version has the major's nine fields" \
+	"$?:$(sed 's/.*: //' "$OUT/e")" "1:expected 9 TAB-separated fields, got 10"
+printf 'sched_points version 3.0\n' >"$OUT/major3.txt"
+sp -f "$OUT/major3.txt" sites >/dev/null 2>&1
+eq "spec: an unknown major is refused, whatever its minor" "$?" "1"
+
 # ---- format version 2: kinds, off-CPU time ---------------------------------
 V=$FIX/v2-basic.txt
 eq "v2 sites: keyed by (site, kind), time, mean over timed hits, max" \
@@ -616,7 +649,7 @@ bad "count above 64 bits" "${HDR}1\t1\t18446744073709551616\tffffffff81000000\tf
 bad "sum of counts above 64 bits" "sched_points version 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n1\t1\t18446744073709551615\tffffffff81000000\tf+0x1/0x2\tx\n2\t2\t1\tffffffff81000000\tf+0x1/0x2\tx\n" 4 "count: the sum of all counts exceeds 2^64-1"
 bad "address uppercase" "${HDR}1\t1\t5\tFFFFFFFF81000000\tf+0x1/0x2\tx\n" 9 "address: expected 16 lowercase hex digits, got 'FFFFFFFF81000000'"
 bad "address short" "${HDR}1\t1\t5\t81000000\tf+0x1/0x2\tx\n" 9 "address: expected 16 lowercase hex digits, got '81000000'"
-bad "symbol shape" "${HDR}1\t1\t5\tffffffff81000000\tdo_nanosleep\tx\n" 9 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]' or '0xADDR', got 'do_nanosleep'"
+bad "symbol shape" "${HDR}1\t1\t5\tffffffff81000000\tdo_nanosleep\tx\n" 9 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '(unloaded module)', got 'do_nanosleep'"
 bad "comm raw space" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tmy thread\n" 9 "comm: byte outside 0x21..0x7e not escaped as \\ooo, got 'my thread'"
 bad "comm bad escape: the excerpt shows the backslash as written (#16)" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\ta\\\\9\n" 9 "comm: expected '\\' and three octal digits (\\000..\\377), got 'a\\9'"
 bad "comm NUL escape: the excerpt shows the backslash as written (#16)" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\ta\\\\000\n" 9 "comm: escaped NUL byte \\000 cannot be part of a task name, got 'a\\000'"
@@ -624,7 +657,7 @@ bad "comm CR (CRLF file)" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\r\n" 9 
 bad "fewer lines than entries" "${HDR}" 8 "unexpected end of input: summary 'entries' says 1 data lines, got 0"
 bad "more lines than entries" "${HDR}${GOOD}${GOOD}" 10 "expected end of input after 1 data lines (summary 'entries')"
 bad "last line without newline" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx" 9 "line is not terminated by a newline (truncated input?)"
-bad "NUL byte in a field" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\000\tx\n" 9 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]' or '0xADDR', got 'f+0x1/0x2\\000'"
+bad "NUL byte in a field" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\000\tx\n" 9 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '(unloaded module)', got 'f+0x1/0x2\\000'"
 # version 2
 H2='sched_points version 2\nenabled 1\nmode caller\ntime 1\nkinds 1\ncpus 2\ncapacity 16\nused 1\nentries 1\ndropped 0\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n'
 H2E2=$(printf '%s' "$H2" | sed 's/entries 1/entries 2/')
