@@ -30,7 +30,7 @@ check() {
 		result 0 "$name (cached)"
 		return
 	fi
-	out=$("$@" 2>&1) || true
+	out=$("$@" 2>&1) || out+=$'\n'"(exit status $?)"
 	[ -z "$out" ] || tap_comment <<<"$out"
 	result "$([ -z "$out" ] && echo 0 || echo 1)" "$name"
 	[ -n "$out" ] || echo "$name" | result_put "$key"
@@ -64,16 +64,20 @@ kernel_doc() {
 	fi
 	(cd "$TREE" && scripts/kernel-doc -none -Wall "$f") >"$tmp/after.log" 2>&1 || true
 	"$REPO/scripts/new-warnings.sh" "$tmp/before.log" "$tmp/after.log" || true
+	# Anything else kernel-doc says (an "Error:" line) that pristine did not.
+	comm -13 <(grep -vE '^[^ :]+:[0-9]+: ' "$tmp/before.log" | sort) \
+		<(grep -vE '^[^ :]+:[0-9]+: ' "$tmp/after.log" | sort)
 }
 kernel_doc_id=$(script_id "$TREE/scripts/kernel-doc" "$REPO/scripts/new-warnings.sh")
 mapfile -t changed < <(cd "$TREE" && git diff --name-only --diff-filter=AM pristine HEAD -- '*.c' '*.h')
 for f in "${changed[@]}"; do
-	check "kernel-doc $f" "$(git -C "$TREE" rev-parse "pristine:$f" "HEAD:$f" 2>/dev/null |
-		result_key)$tools$kernel_doc_id" kernel_doc "$f"
+	check "kernel-doc $f" "$({ git -C "$TREE" show "pristine:$f" 2>/dev/null || true
+		echo "-- the file as checked:"; cat "$TREE/$f"; } | result_key)$tools$kernel_doc_id" \
+		kernel_doc "$f"
 done
 
 # Every script through shellcheck, no finding (a disable names its reason).
-mapfile -t scripts < <(cd "$REPO" && { ls scripts/*.sh scripts/guest/* tools/*/tests/*.sh; } 2>/dev/null)
+mapfile -t scripts < <(cd "$REPO" && { ls .ci/run scripts/*.sh scripts/guest/* tools/*/tests/*.sh; } 2>/dev/null)
 for f in "${scripts[@]}"; do
 	out=$(cd "$REPO" && shellcheck -x "$f" 2>&1) || true
 	[ -z "$out" ] || tap_comment <<<"$out"
@@ -82,7 +86,8 @@ done
 
 # A harness SKIP() after a failed expectation erases the failure: the
 # suites use SP_SKIP() (selftests/sched_points/sp_helpers.h).
-out=$(grep -nE '(^|[^_A-Z])SKIP\(' "$REPO"/selftests/*/*.c || true)
+out=$(grep -nE '(^|[^_A-Za-z0-9])SKIP[[:space:]]*\(' "$REPO"/selftests/*/*.[ch] |
+	grep -vE 'SKIP\(statement, fmt, ##__VA_ARGS__\);|:[0-9]+:[[:space:]]*(\*|/\*|//)' || true)
 [ -z "$out" ] || tap_comment <<<"$out"
 result "$([ -z "$out" ] && echo 0 || echo 1)" "selftests: no bare SKIP(), only SP_SKIP()"
 
@@ -91,6 +96,7 @@ tool_lint() {
 		tail -20 "$BUILD/tool-lint.log"
 }
 check "tools/schedpoints: cppcheck and clang-tidy" "$(cd "$REPO/tools/schedpoints" &&
-	cat Makefile ./*.c ./*.h | result_key)$tools$({ cppcheck --version; clang-tidy --version; } | result_key)" tool_lint
+	find . -type f \( -name '*.[ch]' -o -name Makefile -o -name '.clang*' \) | sort |
+	xargs cat | result_key)$tools$({ cppcheck --version; clang-tidy --version; } | result_key)" tool_lint
 echo "1..$n"
 exit $rc
