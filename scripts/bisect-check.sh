@@ -32,6 +32,12 @@ for commit in $(git -C "$TREE" rev-list --reverse "pristine..$head"); do
 		continue
 	fi
 	series_checkout "$commit"
+	# Compile the series' files again, so that their warnings show in this
+	# prefix's log even when an earlier run built them (ccache makes it
+	# cheap and replays the warnings).
+	for f in ${touched//|/ }; do
+		[[ $f != *.c ]] || rm -f "$SERIES_WT/obj/${f%.c}.o"
+	done
 	why=
 	if ! grep -q '^CONFIG_SCHED_POINTS=y' "$SERIES_WT/obj/.config"; then
 		why="CONFIG_SCHED_POINTS is not on"

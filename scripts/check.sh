@@ -34,12 +34,25 @@ times=()
 
 "$REPO/scripts/install-deps.sh"
 mkdir -p "$BUILD"
+variants=${SP_VARIANTS:-main debug}
+[ -n "${variants// /}" ] || die "SP_VARIANTS names no kernel variant"
+for v in SP_KERNEL SP_INITRD SP_OUT; do
+	[ -z "${!v:-}" ] || die "$v is set: make check tests the kernels it builds, in its own directories"
+done
+# What is tested is what is linted: the kernel tree must be patches/.
+"$REPO/scripts/prepare-tree.sh"
+if [ -n "$(git -C "$TREE" status --porcelain)" ] ||
+	[ "$(sed -n 3p "$TREE/.git/sched-points-state")" != "$(git -C "$TREE" rev-parse HEAD)" ]; then
+	die "$TREE differs from patches/ (uncommitted edits or commits not exported): run 'make export-patches' or reset the tree"
+fi
+ran=()
 
 # judge NAME TAP [VARIANT]: count TAP's results into the totals; with a
 # variant, against what selftests/manifest expects of it.
 judge() {
 	local p f s args=()
 	[ -z "${3:-}" ] || args=(--manifest "$REPO/selftests/manifest" --variant "$3")
+	ran+=("$1")
 	read -r p f s < <("$REPO/scripts/count-tap.py" "${args[@]}" "$2" \
 		2>"$BUILD/$1.problems" || echo "count-tap.py failed")
 	sed "s/^/  $1: /" "$BUILD/$1.problems" >&2
@@ -48,6 +61,7 @@ judge() {
 		p=0 f=1 s=0
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	judged_failed=$f
 }
 
 # tap_step NAME COMMAND...: run a step whose stdout is TAP, judge it.
@@ -57,7 +71,7 @@ tap_step() {
 	note "$name: $*"
 	"$@" >"$BUILD/$name.tap" 2>"$BUILD/$name.log" || rc=$?
 	judge "$name" "$BUILD/$name.tap"
-	if [ "$rc" != 0 ] && ! grep -qE '^\s*not ok' "$BUILD/$name.tap"; then
+	if [ "$rc" != 0 ] && [ "$judged_failed" = 0 ]; then
 		echo "  $name: exited $rc without a failing result; see $BUILD/$name.log" >&2
 		tail -5 "$BUILD/$name.log" >&2
 		failed=$((failed + 1))
@@ -97,8 +111,10 @@ guest_suite() {
 	# KCSAN: the concurrency tests only (the whole suite takes too long).
 	[ "$variant" != debug-kcsan ] ||
 		append+=" sp.tests=stress,cpu_hotplug,module_churn,percpu_merge"
-	SP_APPEND=$append "$REPO/scripts/run-guest.sh" check || rc=$?
 	out=$BUILD/guest-check${variant:+-$variant}
+	rm -rf "$out"
+	SP_OUT=$out SP_APPEND=$append "$REPO/scripts/run-guest.sh" check || rc=$?
+	mkdir -p "$out/share"
 	touch "$out/share/tap.txt"
 	grep -E '^(# )*(not ok|ok) ' "$out/share/tap.txt" | sed "s/^/  $name: /" || true
 	judge "guest-$name" "$out/share/tap.txt" "$name"
@@ -109,7 +125,7 @@ guest_suite() {
 	times+=("guest-$name $((SECONDS - t0))")
 	unset VARIANT
 }
-for variant in ${SP_VARIANTS:-main debug}; do
+for variant in $variants; do
 	[ "$variant" = main ] && variant=
 	guest_suite "$variant"
 done
@@ -118,7 +134,7 @@ wait
 for name in "${host_tools[@]}"; do
 	read -r rc secs <"$BUILD/$name.rc" || rc="no exit status"
 	judge "$name" "$BUILD/$name.tap"
-	if [ "$rc" != 0 ] && ! grep -qE '^\s*not ok' "$BUILD/$name.tap"; then
+	if [ "$rc" != 0 ] && [ "$judged_failed" = 0 ]; then
 		echo "  $name: exited $rc without a failing result; see $BUILD/$name.log" >&2
 		failed=$((failed + 1))
 	fi
@@ -131,6 +147,7 @@ for t in "${times[@]}"; do
 	printf '%-15s %7s %s\n' "$step" "$secs" "${rest:-}"
 done
 printf '%-15s %7s\n' total $((SECONDS - start))
+echo "judged: ${ran[*]}"
 summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary+=", $skipped skipped"
 echo "$summary"

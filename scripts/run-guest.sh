@@ -57,7 +57,12 @@ fail=0
 # The console and the whole kernel log that the guest saved after its
 # settle step: any report there (scripts/scan-splats.sh) fails the run.
 logs=("$out/console.log")
-[ ! -f "$out/share/dmesg.txt" ] || logs+=("$out/share/dmesg.txt")
+if [ -f "$out/share/dmesg.txt" ]; then
+	logs+=("$out/share/dmesg.txt")
+elif [ -f "$out/share/verdict" ]; then
+	echo "the guest gave a verdict but no kernel log (share/dmesg.txt)" >&2
+	fail=1
+fi
 if ! splats=$("$REPO/scripts/scan-splats.sh" "${logs[@]}"); then
 	echo "kernel splat in the guest's kernel log ($out/):" >&2
 	head -40 <<<"$splats" >&2

@@ -33,8 +33,13 @@ warnings() {
 	for f in "${files[@]}"; do
 		[[ $f == *.c && -f $SERIES_WT/$f ]] && objs+=("${f%.c}.o")
 	done
+	(cd "$SERIES_WT/obj" && rm -f "${objs[@]}")
 	series_make -k W=1 C=2 CF=-fdiagnostic-prefix=sparse "${objs[@]}" \
 		>"$out/warnings-$1.log" 2>&1 || true
+	# Every file must really have been compiled (and checked).
+	for f in "${objs[@]}"; do
+		[ -f "$SERIES_WT/obj/$f" ] || die "$f was not built at $1: $out/warnings-$1.log"
+	done
 }
 head=$(git -C "$TREE" rev-parse HEAD)
 warnings pristine
