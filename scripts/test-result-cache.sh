@@ -40,7 +40,7 @@ trap 'git -C "$TREE" worktree remove --force "$scratch"' EXIT
 echo "/* result-cache test: $(date +%s%N) */" >>"$scratch/$file"
 git -C "$scratch" commit -q -a --amend --no-edit
 for c in "${commits[@]:nth}"; do
-	git -C "$scratch" cherry-pick -q "$c" >/dev/null ||
+	git -C "$scratch" cherry-pick "$c" >/dev/null 2>&1 ||
 		die "patch after $nth does not apply on the changed one"
 done
 head=$(git -C "$scratch" rev-parse HEAD)
