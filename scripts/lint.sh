@@ -40,11 +40,16 @@ for tool in codespell shellcheck cppcheck clang-tidy; do
 done
 tools=$({ toolchain_id; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
 
+# checkpatch without a dictionary says so and checks no spelling: name it.
+dictionary=$(/usr/bin/python3 -c 'import codespell_lib, os
+print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))')
+[ -f "$dictionary" ] || die "no codespell dictionary ($dictionary)"
 checkpatch() {
 	# Absolute paths: checkpatch misreads some relative ones as files.
-	"$TREE/scripts/checkpatch.pl" --strict --codespell --quiet --no-tree "$(realpath "$1")"
+	"$TREE/scripts/checkpatch.pl" --strict --codespell --codespellfile "$dictionary" \
+		--quiet --no-tree "$(realpath "$1")"
 }
-checkpatch_id=$(cd "$TREE/scripts" && script_id checkpatch.pl spelling.txt const_structs.checkpatch)
+checkpatch_id=$(cd "$TREE/scripts" && script_id checkpatch.pl spelling.txt const_structs.checkpatch "$dictionary")
 for p in "$REPO"/patches/*.patch; do
 	check "checkpatch --strict $(basename "$p")" \
 		"$(result_key <"$p")$tools$checkpatch_id" checkpatch "$p"
