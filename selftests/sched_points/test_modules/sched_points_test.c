@@ -131,11 +131,9 @@ static noinline __noclone int sched_points_test_cond_resched(void)
  * Sleep @ms milliseconds in D state, in one wait: the hung-task detector
  * reports the writer when its timeout is shorter than @ms.
  */
-static noinline __noclone int sched_points_test_block(unsigned int ms)
+static noinline __noclone void sched_points_test_block(unsigned int ms)
 {
 	schedule_timeout_uninterruptible(msecs_to_jiffies(ms));
-	barrier();
-	return 0;
 }
 
 /* The count of a write: a decimal in [1, SPT_MAX_CALLS], at offset 0. */
@@ -153,22 +151,23 @@ static int spt_get_count(const char __user *ubuf, size_t count, loff_t *ppos,
 
 /*
  * A file of <debugfs>/sched_points_test/: a write of N calls @call N times,
- * or @call_once once with N.
+ * or @call_once once with N. Each point has exactly one of the two.
  */
 struct spt_point {
 	const char	*name;
 	umode_t		mode;
 	int		(*call)(void);	/* 1 if it rescheduled, else 0 */
-	int		(*call_once)(unsigned int n);
+	void		(*call_once)(unsigned int n);
 	unsigned int	rescheduled;	/* calls of the last write that did */
 };
 
 static struct spt_point spt_points[] = {
-	{ "sleep",		0200, sched_points_test_sleep },
-	{ "timeout",		0200, sched_points_test_timeout },
-	{ "preempt",		0200, sched_points_test_preempt },
-	{ "cond_resched",	0600, sched_points_test_cond_resched },
-	{ "block",		0200, NULL, sched_points_test_block },
+	{ .name = "sleep",	  .mode = 0200, .call = sched_points_test_sleep },
+	{ .name = "timeout",	  .mode = 0200, .call = sched_points_test_timeout },
+	{ .name = "preempt",	  .mode = 0200, .call = sched_points_test_preempt },
+	{ .name = "cond_resched", .mode = 0600,
+	  .call = sched_points_test_cond_resched },
+	{ .name = "block",	  .mode = 0200, .call_once = sched_points_test_block },
 };
 
 static ssize_t spt_write(struct file *file, const char __user *ubuf,
@@ -183,8 +182,8 @@ static ssize_t spt_write(struct file *file, const char __user *ubuf,
 		return ret;
 
 	if (point->call_once) {
-		ret = point->call_once(n);
-		return ret ? ret : count;
+		point->call_once(n);
+		return count;
 	}
 	for (i = 0; i < n; i++) {
 		if (fatal_signal_pending(current))
