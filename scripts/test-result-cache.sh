@@ -45,7 +45,7 @@ for c in "${commits[@]:nth}"; do
 done
 head=$(git -C "$scratch" rev-parse HEAD)
 
-SERIES_HEAD=$head "$REPO/scripts/bisect-check.sh" >"$BUILD/cache-test.tap" 2>"$BUILD/cache-test.log" || true
+SERIES_HEAD=$head "$REPO/scripts/bisect-check.sh" >"$BUILD/cache-test-bisect.tap" 2>"$BUILD/cache-test-bisect.log" || true
 n=0 rc=0
 i=0
 while read -r line; do
@@ -63,7 +63,7 @@ while read -r line; do
 		echo "not ok $n - prefix $i with patch $nth changed: $got, want $want"
 		rc=1
 	fi
-done < <(grep -E '^(not )?ok ' "$BUILD/cache-test.tap")
+done < <(grep -E '^(not )?ok ' "$BUILD/cache-test-bisect.tap")
 if [ "$i" != "$total" ]; then
 	n=$((n + 1))
 	echo "not ok $n - the bisect check gave $i results for $total patches"
