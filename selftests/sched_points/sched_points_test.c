@@ -637,6 +637,35 @@ static int switch_preempt_model(FIXTURE_DATA(sp) *self, const char *model)
 	return write_preempt_model(model);
 }
 
+/*
+ * Load the test module with the kernel at preempt=full, where the
+ * module's preempt_enable() enters preempt_schedule(). False when the
+ * test skipped (no module, a kernel that cannot preempt): return then.
+ */
+static bool load_module_preemptible(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(sp) *self)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (sp_module_path(path, sizeof(path)))
+		SP_SKIP(return false, "test_modules/%s.ko not found",
+			SP_MOD_NAME);
+	if (!access(SCHED_PREEMPT, F_OK)) {
+		ret = switch_preempt_model(self, "full");
+		ASSERT_EQ(0, ret) TH_LOG("%s: full: %s", SCHED_PREEMPT,
+					 strerror(-ret));
+	} else if (!uname_says_preemptible()) {
+		SP_SKIP(return false,
+			"kernel not preemptible (no %s, no PREEMPT in uname -v): preempt_enable() never calls preempt_schedule()",
+			SCHED_PREEMPT);
+	}
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+	return true;
+}
+
 FIXTURE_SETUP(sp)
 {
 	self->saved_kptr = -1;
@@ -2378,27 +2407,13 @@ static void check_counted(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(sp, modes_and_switches_report_state, T_LONG)
 {
 	static const char * const modes[] = { "caller", "effective" };
-	char path[PATH_MAX], err[SP_ERR_MAX];
+	char err[SP_ERR_MAX];
 	pid_t me = gettid();
 	struct sp_view v;
 	unsigned int i;
-	int ret;
 
-	if (sp_module_path(path, sizeof(path)))
-		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
-	/* preempt_enable() calls preempt_schedule() only under preempt=full */
-	if (!access(SCHED_PREEMPT, F_OK)) {
-		ret = switch_preempt_model(self, "full");
-		ASSERT_EQ(0, ret) TH_LOG("%s: full: %s", SCHED_PREEMPT,
-					 strerror(-ret));
-	} else if (!uname_says_preemptible()) {
-		SP_SKIP(return,
-			"kernel not preemptible (no %s, no PREEMPT in uname -v): kinds cannot be shown to count preemptions",
-			SCHED_PREEMPT);
-	}
-	ret = sp_module_load(path);
-	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
-	self->module_loaded = true;
+	if (!load_module_preemptible(_metadata, self))
+		return;
 
 	/* every combination: written while off, read back, then acted on */
 	for (i = 0; i < 8; i++) {
@@ -2756,28 +2771,15 @@ TEST_F_TIMEOUT(sp, offcpu_time_off, T_SHORT)
 
 TEST_F_TIMEOUT(sp, kinds_preempt, T_LONG)
 {
-	char path[PATH_MAX], err[SP_ERR_MAX];
+	char err[SP_ERR_MAX];
 	unsigned long long cnt;
 	const struct sp_entry *e;
 	pid_t me = gettid();
 	struct sp_view v;
-	int ret, lines;
+	int lines;
 
-	if (sp_module_path(path, sizeof(path)))
-		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
-	/* preempt_enable() calls preempt_schedule() only under preempt=full */
-	if (!access(SCHED_PREEMPT, F_OK)) {
-		ret = switch_preempt_model(self, "full");
-		ASSERT_EQ(0, ret) TH_LOG("%s: full: %s", SCHED_PREEMPT,
-					 strerror(-ret));
-	} else if (!uname_says_preemptible()) {
-		SP_SKIP(return,
-			"kernel not preemptible (no %s, no PREEMPT in uname -v): preempt_enable() never calls preempt_schedule()",
-			SCHED_PREEMPT);
-	}
-	ret = sp_module_load(path);
-	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
-	self->module_loaded = true;
+	if (!load_module_preemptible(_metadata, self))
+		return;
 
 	ASSERT_EQ(0, sp_configure("caller", 0, 1));
 	ASSERT_EQ(0, sp_write_uint(SP_MOD_PREEMPT, N_SLEEPS));
