@@ -56,7 +56,7 @@ judge() {
 	read -r p f s < <("$REPO/scripts/count-tap.py" "${args[@]}" "$2" \
 		2>"$BUILD/$1.problems" || echo "count-tap.py failed")
 	sed "s/^/  $1: /" "$BUILD/$1.problems" >&2
-	if ! [[ $p$f$s =~ ^[0-9]+$ ]]; then
+	if ! [[ $p =~ ^[0-9]+$ && $f =~ ^[0-9]+$ && $s =~ ^[0-9]+$ ]]; then
 		echo "  $1: cannot judge $2 ($p)" >&2
 		p=0 f=1 s=0
 	fi
