@@ -60,7 +60,6 @@ class Group:
         self.line = line
         self.plan = None
         self.results = []
-        self.expect_number = 1
 
 
 def split_directive(text):
@@ -103,9 +102,7 @@ class Judge:
     def __init__(self, name):
         self.name = name
         self.groups = {}
-        self.top = []
         self.problems = []
-        self.results_seen = 0
 
     def problem(self, line, text):
         self.problems.append(f'{self.name}:{line}: {text}')
@@ -165,12 +162,11 @@ class Judge:
         r = Result(lineno, m.group(1) == 'ok', normalize(desc), directive, reason)
         if m.group(2) is not None:
             num = int(m.group(2))
-            if num != g.expect_number:
+            due = len(g.results) + 1
+            if num != due:
                 self.problem(lineno, f'result number {num} where '
-                             f'{g.expect_number} was due (repeated or out of sequence)')
-        g.expect_number = len(g.results) + 2
+                             f'{due} was due (repeated or out of sequence)')
         g.results.append(r)
-        self.results_seen += 1
         self.take_children(depth, r)
 
     def finish(self, lineno):

@@ -75,3 +75,11 @@ series_make() {
 
 # tap_comment: copy stdin to stdout as TAP comment lines ("# ...").
 tap_comment() { sed 's/^/# /'; }
+
+# tap_result STATUS DESCRIPTION: print the next TAP result, counting in n;
+# a STATUS other than 0 is "not ok" and sets rc=1 (the caller exits with it).
+# shellcheck disable=SC2034 # rc is the calling script's exit status
+tap_result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
+}

@@ -16,10 +16,6 @@ source "$(dirname "$0")/env.sh"
 export PATH=/usr/bin:$PATH
 source "$REPO/scripts/result-cache.sh"
 n=0 rc=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
-}
 # check NAME KEY COMMAND...: COMMAND prints what it finds (nothing: pass).
 # A pass is kept under KEY, the hash of every input of the check.
 check() {
@@ -27,12 +23,12 @@ check() {
 	key=$(result_key <<<"$2")
 	shift 2
 	if result_get "$key" >/dev/null; then
-		result 0 "$name (cached)"
+		tap_result 0 "$name (cached)"
 		return
 	fi
 	out=$("$@" 2>&1) || out+=$'\n'"(exit status $?)"
 	[ -z "$out" ] || tap_comment <<<"$out"
-	result "$([ -z "$out" ] && echo 0 || echo 1)" "$name"
+	tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "$name"
 	[ -n "$out" ] || echo "$name" | result_put "$key"
 }
 for tool in codespell shellcheck cppcheck clang-tidy; do
@@ -86,7 +82,7 @@ mapfile -t scripts < <(cd "$REPO" && { ls .ci/run scripts/*.sh scripts/guest/* t
 for f in "${scripts[@]}"; do
 	out=$(cd "$REPO" && shellcheck -x "$f" 2>&1) || true
 	[ -z "$out" ] || tap_comment <<<"$out"
-	result "$([ -z "$out" ] && echo 0 || echo 1)" "shellcheck $f"
+	tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "shellcheck $f"
 done
 
 # A harness SKIP() after a failed expectation erases the failure: the
@@ -94,7 +90,7 @@ done
 out=$(grep -nE '(^|[^_A-Za-z0-9])SKIP[[:space:]]*\(' "$REPO"/selftests/*/*.[ch] |
 	grep -vE 'SKIP\(statement, fmt, ##__VA_ARGS__\);|:[0-9]+:[[:space:]]*(\*|/\*|//)' || true)
 [ -z "$out" ] || tap_comment <<<"$out"
-result "$([ -z "$out" ] && echo 0 || echo 1)" "selftests: no bare SKIP(), only SP_SKIP()"
+tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "selftests: no bare SKIP(), only SP_SKIP()"
 
 tool_lint() {
 	make -s -C "$REPO/tools/schedpoints" lint >"$BUILD/tool-lint.log" 2>&1 ||

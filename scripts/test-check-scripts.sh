@@ -17,10 +17,6 @@ fi
 source "$(dirname "$0")/env.sh"
 t=$REPO/scripts/tests
 n=0 rc=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; rc=1; fi
-}
 
 for f in "$t"/count-tap/*.tap; do
 	want=$(sed -n 's/^# expect: //p' "$f")
@@ -29,7 +25,7 @@ for f in "$t"/count-tap/*.tap; do
 	[ -z "$variant" ] || args=(--manifest "$t/count-tap/manifest" --variant "$variant")
 	got=$("$REPO/scripts/count-tap.py" "${args[@]}" "$f" 2>/dev/null) || got="exit $?"
 	[ "$got" = "$want" ] || echo "# got '$got', want '$want'"
-	result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "count-tap.py $(basename "$f"): $want"
+	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "count-tap.py $(basename "$f"): $want"
 done
 
 tmp=$(mktemp -d)
@@ -44,16 +40,16 @@ while IFS= read -r line; do
 		missed=$((missed + 1))
 	fi
 done <"$t/splats/reports.txt"
-result "$missed" "scan-splats.sh flags each of $lines report lines"
+tap_result "$missed" "scan-splats.sh flags each of $lines report lines"
 out=$("$REPO/scripts/scan-splats.sh" "$t/splats/clean.txt") || tap_comment <<<"$out"
-result "$([ -z "$out" ] && echo 0 || echo 1)" "scan-splats.sh passes a clean log"
+tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "scan-splats.sh passes a clean log"
 
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
-result "$([ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"wrong count at exit" ]] && echo 0 || echo 1)" \
+tap_result "$([ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"wrong count at exit" ]] && echo 0 || echo 1)" \
 	"new-warnings.sh: a third instance of a text pristine has twice is new"
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-moved.log") || true
-result "$([ -z "$out" ] && echo 0 || echo 1)" "new-warnings.sh: moved warnings are not new"
+tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "new-warnings.sh: moved warnings are not new"
 
 # Every TEST of the suite must be in the manifest for the main kernel.
 src=$REPO/selftests/sched_points
@@ -66,6 +62,6 @@ for c in "$src"/*_test.c; do
 	done < <(tr '\n' ' ' <"$c" | grep -oE '\<TEST(_F(_TIMEOUT)?)?\( *[a-z0-9_]+(, *[a-z0-9_]+)?' |
 		sed -E 's/^TEST\( *([a-z0-9_]+)$/global.\1/; s/^TEST_F[_A-Z]*\( *([a-z0-9_]+), *([a-z0-9_]+)$/\1.\2/')
 done
-result "$unlisted" "selftests/manifest lists every TEST of selftests/sched_points for main"
+tap_result "$unlisted" "selftests/manifest lists every TEST of selftests/sched_points for main"
 echo "1..$n"
 exit $rc
