@@ -27,10 +27,15 @@ the test's line in the manifest gives a reason that the reported reason
 contains. Without a manifest no skip is allowed. "not ok" always fails,
 whatever its directive; "ok # TODO" passes.
 
-Each problem is printed on stderr as "FILE:LINE: problem".
+Each problem is printed on stderr as "FILE:LINE: problem". A failing
+result is followed there by its diagnostics (the comment lines just
+before it, at most DIAG_LINES of them), so that a log that shows only
+stderr still says why.
 """
 import re
 import sys
+
+DIAG_LINES = 40
 
 PREFIX_UNIT = re.compile(r'(# |#(?=$)|    )')
 VERSION = re.compile(r'K?TAP version \d+$')
@@ -221,6 +226,24 @@ def read_manifest(path, variant):
     return want
 
 
+def diagnostics(lines, lineno):
+    """The diagnostic lines of the result at @lineno (1-based), oldest first.
+
+    They are the lines just before it that are not TAP lines at its own
+    depth: its subtest's comments ("# # # ..." under "# # not ok"), up to
+    the previous result, plan or version line at that depth.
+    """
+    depth, _ = split_prefix(lines[lineno - 1])
+    out = []
+    for text in reversed(lines[max(0, lineno - 1 - 4 * DIAG_LINES):
+                               lineno - 1]):
+        d, _ = split_prefix(text)
+        if d is not None and d <= depth:
+            break
+        out.append(text.rstrip('\n'))
+    return list(reversed(out))[-DIAG_LINES:]
+
+
 def main(argv):
     args = argv[1:]
     manifest = variant = None
@@ -239,9 +262,11 @@ def main(argv):
     path = args[0]
     judge = Judge(path)
     lineno = 0
+    lines = []
     try:
         with open(path, encoding='utf-8', errors='replace') as f:
             for lineno, line in enumerate(f, 1):
+                lines.append(line)
                 judge.feed(lineno, line)
     except OSError as e:
         judge.problem(0, f'cannot read: {e.strerror}')
@@ -272,7 +297,9 @@ def main(argv):
             passed += 1
         else:
             # not ok, whatever its directive (# SKIP, # TODO) says
-            failures.append(f'{path}:{r.line}: "{p}" failed')
+            failures.append(f'{path}:{r.line}: "{p}" failed' +
+                            ''.join(f'\n  | {d}'
+                                    for d in diagnostics(lines, r.line)))
     for p, n in seen.items():
         if n > 1:
             judge.problem(0, f'"{p}" reported {n} times')

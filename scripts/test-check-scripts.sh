@@ -3,7 +3,8 @@
 # written next to it. TAP on stdout, one result per case:
 #  - count-tap.py on every scripts/tests/count-tap/*.tap, whose
 #    "# expect: P F S" line is the verdict it must print (and
-#    "# manifest: VARIANT" names the variant of that directory's manifest);
+#    "# manifest: VARIANT" names the variant of that directory's manifest,
+#    "# expect-stderr: LINE" a line its stderr must hold);
 #  - scan-splats.sh on each line of scripts/tests/splats/reports.txt (each
 #    must be flagged) and on clean.txt (nothing may be);
 #  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
@@ -17,19 +18,25 @@ fi
 source "$(dirname "$0")/env.sh"
 t=$REPO/scripts/tests
 n=0 rc=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 for f in "$t"/count-tap/*.tap; do
 	want=$(sed -n 's/^# expect: //p' "$f")
 	variant=$(sed -n 's/^# manifest: //p' "$f")
 	args=()
 	[ -z "$variant" ] || args=(--manifest "$t/count-tap/manifest" --variant "$variant")
-	got=$("$REPO/scripts/count-tap.py" "${args[@]}" "$f" 2>/dev/null) || got="exit $?"
+	stderr_want=$(sed -n 's/^# expect-stderr: //p' "$f")
+	got=$("$REPO/scripts/count-tap.py" "${args[@]}" "$f" 2>"$tmp/stderr") || got="exit $?"
+	# a failure's diagnostics reach stderr, and only its own
+	if [ -n "$stderr_want" ] && { ! grep -qxF -- "$stderr_want" "$tmp/stderr" ||
+		grep -q "not b's" "$tmp/stderr"; }; then
+		got+=" (stderr lacks '$stderr_want' or has another test's line)"
+	fi
 	[ "$got" = "$want" ] || echo "# got '$got', want '$want'"
 	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "count-tap.py $(basename "$f"): $want"
 done
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 missed=0 lines=0
 while IFS= read -r line; do
 	[[ $line == \#* ]] && continue
