@@ -110,6 +110,10 @@ END {
 	print ""
 	print "MemFree before and after resizing every CPU'"'"'s table (tables up to 4 MiB are kmalloc'"'"'ed, whole power-of-two blocks of pages; larger ones vmalloc'"'"'ed)."
 	print ""
+	if (has("series", "memory", "table_slots_before_first_enable"))
+		printf "Before accounting was first turned on: %d table slots allocated (debugfs stats, all CPUs); the first enable then took %d bytes per CPU (MemFree) at the default %d entries.\n\n",
+			first("series", "memory", "table_slots_before_first_enable"),
+			first("series", "memory", "bytes_per_cpu_first_enable"), first("series", "all", "default_entries")
 	print "| entries per CPU | bytes per CPU (MemFree) | bytes per entry |"
 	print "| ---: | ---: | ---: |"
 	for (e = 16; e <= 1048576; e *= 2) {
@@ -119,7 +123,7 @@ END {
 	}
 	for (e = 16; e <= 1048576; e *= 2)
 		if (has("series", "memory", "vmalloc_bytes_per_entry_at_" e))
-			printf "\nThe vmalloc'"'"'ed table of %d entries takes %d bytes per entry (/proc/vmallocinfo); kvmalloc() rounds huge-vmap tables to 2 MiB, so this is an upper bound of the entry size (88 bytes without lock debugging).\n",
+			printf "\nThe vmalloc'"'"'ed table of %d entries takes %d bytes per entry (/proc/vmallocinfo); kvmalloc() rounds huge-vmap tables to 2 MiB, so this is an upper bound of the entry size (64 bytes).\n",
 				e, first("series", "memory", "vmalloc_bytes_per_entry_at_" e)
 	print ""
 	print "## 2 vCPUs, real time (no icount): on/off ratio, paired run by run"

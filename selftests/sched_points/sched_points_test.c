@@ -954,6 +954,101 @@ TEST_F_TIMEOUT(sp, threads_and_exited_task, T_SHORT)
 }
 
 /* ---------------------------------------------------------------------- */
+/* 3b. a thread that execs starts entries of its own */
+
+#define EXEC_ENV		"SP_EXEC_SLEEPS"
+#define EXEC_LEADER_SLEEPS	7
+#define EXEC_SLEEPS		13
+#define EXEC_LEADER_COMM	"sp_leader"
+
+/*
+ * The program that a thread of exec_thread_new_entries execs is this
+ * binary again: with EXEC_ENV set it sleeps that many times and exits
+ * before the harness starts.
+ */
+__attribute__((constructor)) static void exec_child_main(void)
+{
+	const char *n = getenv(EXEC_ENV);
+
+	if (!n)
+		return;
+	sp_nanosleep_n(atoi(n), SLEEP_US);
+	_exit(0);
+}
+
+static void *exec_thread(void *path)
+{
+	char *argv[] = { path, NULL };
+	char env[32];
+	char *envp[] = { env, NULL };
+
+	snprintf(env, sizeof(env), EXEC_ENV "=%d", EXEC_SLEEPS);
+	execve(path, argv, envp);
+	_exit(127);
+}
+
+/*
+ * A thread that execs takes its leader's pid in de_thread() (and, in the
+ * kernel, its start time): the new program's hits are the new program's,
+ * on lines of their own under its own name, not added to the lines of the
+ * leader it replaced.
+ */
+TEST_F_TIMEOUT(sp, exec_thread_new_entries, T_SHORT)
+{
+	unsigned long long leader = 0, exec = 0;
+	char path[PATH_MAX], comm[16], err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	int status, other = 0;
+	struct sp_view v;
+	pthread_t t;
+	ssize_t len;
+	pid_t pid;
+	size_t i;
+
+	len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	ASSERT_LT(0, len);
+	path[len] = '\0';
+	/* What the kernel names the task after the exec: 15 bytes of it. */
+	snprintf(comm, sizeof(comm), "%s", basename(path));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		prctl(PR_SET_NAME, EXEC_LEADER_COMM);
+		sp_nanosleep_n(EXEC_LEADER_SLEEPS, SLEEP_US);
+		if (pthread_create(&t, NULL, exec_thread, path))
+			_exit(126);
+		for (;;)
+			pause();	/* until de_thread() kills us */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	for (i = 0; i < v.nr; i++) {
+		e = &v.e[i];
+		if (e->pid != (unsigned int)pid || !sp_is_nanosleep(e))
+			continue;
+		if (!strcmp(e->comm, EXEC_LEADER_COMM))
+			leader += e->count;
+		else if (!strcmp(e->comm, comm))
+			exec += e->count;
+		else
+			other++;
+		TH_LOG("pid %d: %llu at %s, comm %s", pid, e->count, e->symbol,
+		       e->comm);
+	}
+	sp_view_free(&v);
+	EXPECT_GE(leader, (unsigned long long)EXEC_LEADER_SLEEPS);
+	EXPECT_LT(leader, (unsigned long long)EXEC_LEADER_SLEEPS + EXEC_SLEEPS)
+		TH_LOG("the new program's sleeps were added to the leader's");
+	EXPECT_GE(exec, (unsigned long long)EXEC_SLEEPS)
+		TH_LOG("no line of %s after the exec", comm);
+	EXPECT_EQ(0, other);
+}
+
+/* ---------------------------------------------------------------------- */
 /* 4. disable stops counting, enable resumes it */
 
 TEST_F_TIMEOUT(sp, disable_stops_counting, T_SHORT)
