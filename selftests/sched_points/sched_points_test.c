@@ -2861,6 +2861,115 @@ TEST_F_TIMEOUT(sp, offcpu_time_off, T_SHORT)
 	sp_view_free(&raw);
 }
 
+/* One long sleep, long enough for the test to act while it lasts. */
+#define LONG_SLEEP_US	300000
+#define LONG_SLEEP_ACT_US	100000
+
+static int child_long_sleep(void *arg)
+{
+	int cpu = (int)(long)arg;
+
+	if (cpu >= 0 && (pin_to(cpu) || sched_getcpu() != cpu))
+		return 10;
+	sp_nanosleep_n(1, LONG_SLEEP_US);
+	return 0;
+}
+
+/* @pid's raw lines at the nanosleep point, and the first of them. */
+static int raw_nanosleep_lines(const struct sp_view *raw, pid_t pid,
+			       const struct sp_entry **first)
+{
+	int lines = 0;
+	size_t i;
+
+	*first = NULL;
+	for (i = 0; i < raw->nr; i++) {
+		if (raw->e[i].pid != (unsigned int)pid ||
+		    !sp_is_nanosleep(&raw->e[i]))
+			continue;
+		if (!lines++)
+			*first = &raw->e[i];
+	}
+	return lines;
+}
+
+/*
+ * A task that goes to sleep on CPU 0 and is moved to CPU 1 while it
+ * sleeps (sched_setaffinity() from another task) wakes on CPU 1: its call
+ * is counted there, with all its time, on one line of one table.
+ */
+TEST_F_TIMEOUT(sp, offcpu_time_migrated_while_asleep, T_SHORT)
+{
+	const struct sp_entry *e;
+	char err[SP_ERR_MAX];
+	struct sp_child c;
+	struct sp_view raw;
+	cpu_set_t one;
+	int lines;
+
+	ASSERT_LE(2, sysconf(_SC_NPROCESSORS_ONLN))
+		TH_LOG("needs 2 CPUs: make check boots the guest with 2");
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_migrated", child_long_sleep,
+				    (void *)0L));
+	ASSERT_EQ(0, sp_child_go(&c));
+	usleep(LONG_SLEEP_ACT_US);
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	ASSERT_EQ(0, sched_setaffinity(c.pid, sizeof(one), &one));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	lines = raw_nanosleep_lines(&raw, c.pid, &e);
+	EXPECT_EQ(1, lines)
+		TH_LOG("count and time split over lines (CPUs)");
+	ASSERT_NE(NULL, e);
+	TH_LOG("cpu %u: count %llu total_ns %llu max_ns %llu", e->cpu,
+	       e->count, e->total_ns, e->max_ns);
+	EXPECT_EQ(1U, e->cpu);
+	EXPECT_EQ(1ULL, e->count);
+	EXPECT_GE(e->total_ns, (unsigned long long)LONG_SLEEP_US * 1000 -
+			       OFFCPU_SLACK_NS);
+	EXPECT_EQ(e->total_ns, e->max_ns);
+	sp_view_free(&raw);
+}
+
+/*
+ * A reset while a task sleeps: its call, begun before the reset, is not
+ * counted after it, and no entry holds time without a count.
+ */
+TEST_F_TIMEOUT(sp, offcpu_time_reset_while_asleep, T_SHORT)
+{
+	const struct sp_entry *e;
+	char err[SP_ERR_MAX];
+	struct sp_child c;
+	struct sp_view raw;
+	size_t i, uncounted = 0;
+
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_reset_asleep", child_long_sleep,
+				    (void *)-1L));
+	ASSERT_EQ(0, sp_child_go(&c));
+	usleep(LONG_SLEEP_ACT_US);
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+
+	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0, raw_nanosleep_lines(&raw, c.pid, &e))
+		TH_LOG("the sleep begun before the reset: count %llu total_ns %llu",
+		       e->count, e->total_ns);
+	for (i = 0; i < raw.nr; i++) {
+		if (raw.e[i].count)
+			continue;
+		if (!uncounted++)
+			TH_LOG("count 0: pid %u cpu %u %s total_ns %llu",
+			       raw.e[i].pid, raw.e[i].cpu, raw.e[i].symbol,
+			       raw.e[i].total_ns);
+	}
+	EXPECT_EQ(0U, uncounted);
+	sp_view_free(&raw);
+}
+
 /* ---------------------------------------------------------------------- */
 /* 15. kinds: preempt_schedule() and cond_resched(), with kinds on only */
 
