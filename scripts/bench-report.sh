@@ -85,6 +85,24 @@ END {
 	goal("on: at most 40 guest instructions per schedule() call", (on - b) / 2 <= 40, sprintf("%.1f", (on - b) / 2))
 	if (on > b) goal("on: at least 30x cheaper than kprobe+hist", (kp - b) / (on - b) >= 30, sprintf("%.1fx", (kp - b) / (on - b)))
 	goal("on: at most 1% on the pipe ping-pong", 100 * (on - b) / b <= 1, sprintf("%+.2f%%", 100 * (on - b) / b))
+	if (has("series", "time=1", "pipe_ns_per_round")) {
+		t1 = med("series", "time=1", "pipe_ns_per_round")
+		goal("time=1: at most 70 guest instructions per schedule() call", (t1 - b) / 2 <= 70, sprintf("%.1f", (t1 - b) / 2))
+	}
+	if (has("series", "mode=effective", "poll_ns_per_round")) {
+		pb = med("vanilla", "vanilla", "poll_ns_per_round")
+		ef = med("series", "mode=effective", "poll_ns_per_round")
+		goal("effective mode through a __sched wrapper (poll): at most 400 per call", (ef - pb) / 2 <= 400, sprintf("%.1f", (ef - pb) / 2))
+	}
+	de = first("series", "all", "default_entries")
+	if (has("series", "memory", "table_bytes_per_cpu_first_enable")) {
+		mem = first("series", "memory", "table_bytes_per_cpu_first_enable")
+		goal("memory: at most 256 KiB per CPU at the default entries (debugfs stats)", mem <= 262144, sprintf("%d bytes at %d", mem, de))
+	}
+	if (has("series", "memory", "table_slots_before_first_enable")) {
+		nb = first("series", "memory", "table_slots_before_first_enable")
+		goal("memory: no table before accounting is first turned on", nb == 0, sprintf("%d slots", nb))
+	}
 	print ""
 
 	if (has("series", "full", "pipe_ns_per_round")) {
@@ -111,9 +129,10 @@ END {
 	print "MemFree before and after resizing every CPU'"'"'s table (tables up to 4 MiB are kmalloc'"'"'ed, whole power-of-two blocks of pages; larger ones vmalloc'"'"'ed)."
 	print ""
 	if (has("series", "memory", "table_slots_before_first_enable"))
-		printf "Before accounting was first turned on: %d table slots allocated (debugfs stats, all CPUs); the first enable then took %d bytes per CPU (MemFree) at the default %d entries.\n\n",
+		printf "Before accounting was first turned on: %d table slots allocated (debugfs stats, all CPUs); the first enable then allocated %d bytes per CPU for the table (debugfs stats) at the default %d entries, and MemFree fell by %d bytes per CPU (which other allocations of the moment blur).\n\n",
 			first("series", "memory", "table_slots_before_first_enable"),
-			first("series", "memory", "bytes_per_cpu_first_enable"), first("series", "all", "default_entries")
+			first("series", "memory", "table_bytes_per_cpu_first_enable"), first("series", "all", "default_entries"),
+			first("series", "memory", "bytes_per_cpu_first_enable")
 	print "| entries per CPU | bytes per CPU (MemFree) | bytes per entry |"
 	print "| ---: | ---: | ---: |"
 	for (e = 16; e <= 1048576; e *= 2) {

@@ -76,6 +76,7 @@
 #define SP_MOD_SLEEP	SP_DEBUGFS "/sched_points_test/sleep"
 #define SP_MOD_TIMEOUT	SP_DEBUGFS "/sched_points_test/timeout"
 #define SP_MOD_PREEMPT	SP_DEBUGFS "/sched_points_test/preempt"
+#define SP_MOD_SPIN	SP_DEBUGFS "/sched_points_test/spin"
 #define SP_MOD_COND	SP_DEBUGFS "/sched_points_test/cond_resched"
 /* The preemption model of a PREEMPT_DYNAMIC kernel (CONFIG_SCHED_DEBUG). */
 #define SCHED_PREEMPT	SP_DEBUGFS "/sched/preempt"
@@ -1046,6 +1047,236 @@ TEST_F_TIMEOUT(sp, exec_thread_new_entries, T_SHORT)
 	EXPECT_GE(exec, (unsigned long long)EXEC_SLEEPS)
 		TH_LOG("no line of %s after the exec", comm);
 	EXPECT_EQ(0, other);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3c. the counts are a kprobe's on schedule(), site by site */
+
+#define TRACEFS		"/sys/kernel/tracing"
+#define KP_EVENT	"sp_schedcall"
+#define KP_DIR		TRACEFS "/events/kprobes/" KP_EVENT
+#define KP_TRIGGER	"hist:keys=common_pid,caller.sym-offset:vals=hitcount:size=8192"
+#define KP_WORKERS	4
+
+/* Append @s to the tracefs file @path (kprobe_events must not be cut). */
+static int trace_append(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? (int)n : 0;
+}
+
+/*
+ * A mixed workload, one kind per worker: sleeps, a pipe ping-pong with a
+ * child of its own, sched_yield(), fork and wait.
+ */
+static int child_mixed(void *arg)
+{
+	int which = (int)(long)arg, i, p1[2], p2[2];
+	char b = 0;
+	pid_t pid;
+
+	switch (which) {
+	case 0:
+		sp_nanosleep_n(20, 1000);
+		return 0;
+	case 1:
+		if (pipe(p1) || pipe(p2))
+			return 10;
+		pid = fork();
+		if (pid < 0)
+			return 11;
+		for (i = 0; i < 50; i++) {
+			if (!pid) {
+				if (read(p1[0], &b, 1) != 1 ||
+				    write(p2[1], &b, 1) != 1)
+					_exit(1);
+			} else if (write(p1[1], &b, 1) != 1 ||
+				   read(p2[0], &b, 1) != 1) {
+				return 12;
+			}
+		}
+		if (!pid)
+			_exit(0);
+		return sp_child_wait(pid) ? 13 : 0;
+	case 2:
+		for (i = 0; i < 20; i++)
+			sched_yield();
+		return 0;
+	default:
+		for (i = 0; i < 5; i++) {
+			pid = fork();
+			if (pid < 0)
+				return 14;
+			if (!pid) {
+				sp_nanosleep_n(1, 1000);
+				_exit(0);
+			}
+			if (sp_child_wait(pid))
+				return 15;
+		}
+		return 0;
+	}
+}
+
+struct site_count {
+	unsigned int pid;
+	char symbol[SP_SYM_MAX];
+	unsigned long long count;
+};
+
+/*
+ * "{ common_pid: 123, caller: [ffffffff81234567] pipe_read+0x1c4/0x450 }
+ * hitcount: 20": the pid, the symbol (without the address) and the count.
+ */
+static bool parse_hist_line(const char *line, struct site_count *sc)
+{
+	const char *p = strstr(line, "common_pid:");
+	const char *q = strstr(line, "caller:");
+	const char *h = strstr(line, "hitcount:");
+	size_t n;
+
+	if (!p || !q || !h)
+		return false;
+	sc->pid = strtoul(p + strlen("common_pid:"), NULL, 10);
+	q += strlen("caller:");
+	q += strspn(q, " ");
+	if (*q == '[') {
+		q = strchr(q, ']');
+		if (!q)
+			return false;
+		q += 1 + strspn(q + 1, " ");
+	}
+	n = strcspn(q, " }");
+	if (!n || n >= sizeof(sc->symbol))
+		return false;
+	memcpy(sc->symbol, q, n);
+	sc->symbol[n] = '\0';
+	sc->count = strtoull(h + strlen("hitcount:"), NULL, 10);
+	return true;
+}
+
+static bool is_worker(const pid_t *pids, int n, unsigned int pid)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned int)pids[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * With kinds off, the counts are exactly what a kprobe on schedule() with
+ * a hist trigger keyed by pid and caller counts, for the same tasks, site
+ * by site: both count every call of schedule() at its return address.
+ */
+TEST_F_TIMEOUT(sp, counts_equal_kprobe_hist, T_LONG)
+{
+	struct site_count hist[256], sc;
+	int nh = 0, i, checked = 0, matched;
+	unsigned long long ours;
+	pid_t pids[KP_WORKERS];
+	char line[1024], err[SP_ERR_MAX];
+	struct sp_child c[KP_WORKERS];
+	struct sp_view v;
+	size_t j;
+	FILE *f;
+
+	if (access(TRACEFS "/kprobe_events", F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	ASSERT_EQ(0, trace_append(TRACEFS "/kprobe_events",
+				  "p:" KP_EVENT " schedule caller=+0($stack):x64\n"))
+		TH_LOG("kprobe event on schedule (CONFIG_KPROBE_EVENTS?)");
+	ASSERT_EQ(0, trace_append(KP_DIR "/trigger", KP_TRIGGER))
+		TH_LOG("hist trigger (CONFIG_HIST_TRIGGERS?)");
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+
+	for (i = 0; i < KP_WORKERS; i++) {
+		ASSERT_EQ(0, sp_child_start(&c[i], "sp_mixed", child_mixed,
+					    (void *)(long)i));
+		pids[i] = c[i].pid;
+	}
+	for (i = 0; i < KP_WORKERS; i++)
+		ASSERT_EQ(0, sp_child_go(&c[i]));
+	for (i = 0; i < KP_WORKERS; i++)
+		ASSERT_EQ(0, sp_child_wait(pids[i])) TH_LOG("worker %d", i);
+
+	f = fopen(KP_DIR "/hist", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f))
+		if (parse_hist_line(line, &sc) && is_worker(pids, KP_WORKERS, sc.pid) &&
+		    nh < (int)(sizeof(hist) / sizeof(hist[0])))
+			hist[nh++] = sc;
+	fclose(f);
+	trace_append(KP_DIR "/trigger", "!" KP_TRIGGER);
+	trace_append(TRACEFS "/kprobe_events", "-:" KP_EVENT "\n");
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v.dropped);
+	/* every hist line is ours, count for count (over kinds) */
+	for (i = 0; i < nh; i++) {
+		ours = 0;
+		for (j = 0; j < v.nr; j++)
+			if (v.e[j].pid == hist[i].pid &&
+			    !strcmp(v.e[j].symbol, hist[i].symbol))
+				ours += v.e[j].count;
+		EXPECT_EQ(hist[i].count, ours)
+			TH_LOG("pid %u at %s: kprobe %llu, /proc %llu",
+			       hist[i].pid, hist[i].symbol, hist[i].count, ours);
+		checked++;
+	}
+	/* and every line of ours is in the hist */
+	for (j = 0; j < v.nr; j++) {
+		if (!is_worker(pids, KP_WORKERS, v.e[j].pid))
+			continue;
+		for (i = 0, matched = 0; i < nh; i++)
+			matched |= hist[i].pid == v.e[j].pid &&
+				   !strcmp(v.e[j].symbol, hist[i].symbol);
+		EXPECT_TRUE(matched)
+			TH_LOG("pid %u at %s (%llu) not in the hist",
+			       v.e[j].pid, v.e[j].symbol, v.e[j].count);
+	}
+	sp_view_free(&v);
+	TH_LOG("%d (pid, call site) pairs of %d workers agree", checked,
+	       KP_WORKERS);
+	EXPECT_LE(KP_WORKERS, checked);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3d. a table's memory, as debugfs stats reports it */
+
+/* The kernel's entry: 64 bytes, so the default 4096 take 256 KiB. */
+#define SP_ENTRY_BYTES	64ULL
+
+TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
+{
+	static const unsigned int sizes[] = { 4096, 65536 };
+	char err[SP_ERR_MAX];
+	struct sp_stats st;
+	size_t i, c;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+		ASSERT_EQ(0, sp_write_uint(SP_ENTRIES, sizes[i]));
+		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+		ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+		for (c = 0; c < st.nr; c++) {
+			EXPECT_EQ((unsigned long long)sizes[i], st.cpu[c].capacity);
+			/* a power of two of whole pages: nothing rounds up */
+			EXPECT_EQ(sizes[i] * SP_ENTRY_BYTES, st.cpu[c].bytes)
+				TH_LOG("cpu %llu: %llu bytes for %u entries",
+				       st.cpu[c].cpu, st.cpu[c].bytes, sizes[i]);
+		}
+		sp_stats_free(&st);
+	}
 }
 
 /* ---------------------------------------------------------------------- */
@@ -3015,6 +3246,63 @@ TEST_F_TIMEOUT(sp, kinds_preempt, T_LONG)
 	EXPECT_EQ(0U, count_lines(&v, sp_is_kind_preempt));
 	EXPECT_EQ(0U, count_lines(&v, sp_is_kind_cond_resched));
 	sp_view_free(&v);
+}
+
+/* The spin, and a competitor for its CPU: long enough for many ticks. */
+#define SPIN_MS		300
+
+static int child_compete(void *arg)
+{
+	double end;
+
+	if (pin_to((int)(long)arg))
+		return 10;
+	end = sp_now() + 2.0 * SPIN_MS / 1000;
+	while (sp_now() < end)
+		;
+	return 0;
+}
+
+/*
+ * Kernel code that spins with preemption enabled, while another task is
+ * runnable on its CPU, is preempted by the timer interrupt: counted as
+ * preempt at the spinning function itself (the interrupted instruction),
+ * not at the entry code, and only with kinds on.
+ */
+TEST_F_TIMEOUT(sp, kinds_preempt_irq, T_LONG)
+{
+	unsigned long long cnt;
+	char err[SP_ERR_MAX];
+	pid_t me = gettid();
+	struct sp_child c;
+	struct sp_view v;
+	int lines, kinds;
+
+	if (!load_module_preemptible(_metadata, self))
+		return;
+	ASSERT_EQ(0, pin_to(1)) TH_LOG("needs CPU 1: make check boots 2");
+
+	for (kinds = 1; kinds >= 0; kinds--) {
+		ASSERT_EQ(0, sp_configure("caller", 0, kinds));
+		ASSERT_EQ(0, sp_child_start(&c, "sp_competitor", child_compete,
+					    (void *)1L));
+		ASSERT_EQ(0, sp_child_go(&c));
+		ASSERT_EQ(0, sp_write_uint(SP_MOD_SPIN, SPIN_MS));
+		ASSERT_EQ(0, sp_child_wait(c.pid));
+		ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+		cnt = sp_count(&v, me, sp_is_module_spin_preempt, &lines);
+		TH_LOG("kinds %d: %llu preemptions at %s on %d lines", kinds,
+		       cnt, SP_MOD_FUNC_SPIN, lines);
+		/* one line per instruction of the loop that was hit */
+		if (kinds) {
+			EXPECT_LE(1ULL, cnt)
+				log_lines(_metadata, &v, me);
+		} else {
+			EXPECT_EQ(0ULL, cnt);
+			EXPECT_EQ(0U, count_lines(&v, sp_is_kind_preempt));
+		}
+		sp_view_free(&v);
+	}
 }
 
 TEST_F_TIMEOUT(sp, kinds_cond_resched, T_LONG)

@@ -105,7 +105,7 @@ struct sp_view {
 
 /* debugfs stats, parsed. */
 struct sp_cpu_stats {
-	unsigned long long cpu, used, capacity, dropped, max_probe;
+	unsigned long long cpu, used, capacity, dropped, max_probe, bytes;
 };
 
 struct sp_stats {
@@ -1055,7 +1055,7 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 				 struct sp_stats *st, char *err,
 				 const char *what)
 {
-	static const char hdr[] = "cpu\tused\tcapacity\tdropped\tmax_probe";
+	static const char hdr[] = "cpu\tused\tcapacity\tdropped\tmax_probe\tbytes";
 	struct sp_lines l = { .buf = buf, .len = len };
 	const char *s = "";
 	size_t n = 0, cap = 0;
@@ -1071,17 +1071,17 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 	if (bad || n != strlen(hdr) || memcmp(s, hdr, n))
 		SP_FAIL("bad column header");
 	while (sp_next_line(&l, &s, &n, &bad)) {
-		unsigned long long val[5];
+		unsigned long long val[6];
 		struct sp_cpu_stats *c;
-		const char *f[5];
-		size_t fl[5];
+		const char *f[6];
+		size_t fl[6];
 		int k;
 
 		if (bad)
 			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, 5, f, fl))
-			SP_FAIL("not 5 TAB separated fields");
-		for (k = 0; k < 5; k++)
+		if (!sp_split(s, n, 6, f, fl))
+			SP_FAIL("not 6 TAB separated fields");
+		for (k = 0; k < 6; k++)
 			if (!sp_parse_udec(f[k], fl[k], ~0ULL, &val[k]))
 				SP_FAIL("field %d is not an unsigned decimal",
 					k + 1);
@@ -1101,6 +1101,7 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 		c->capacity = val[2];
 		c->dropped = val[3];
 		c->max_probe = val[4];
+		c->bytes = val[5];
 		if (st->nr > 1 && c->cpu <= st->cpu[st->nr - 2].cpu)
 			SP_FAIL("cpu numbers not increasing");
 		if (c->capacity < SP_MIN_ENTRIES ||
@@ -1113,6 +1114,9 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 			SP_FAIL("used > capacity");
 		if (c->max_probe > c->capacity)
 			SP_FAIL("max_probe > capacity");
+		/* an allocated table: at least a byte per entry */
+		if (c->bytes < c->capacity)
+			SP_FAIL("bytes < capacity");
 		st->used += c->used;
 		st->dropped += c->dropped;
 	}
@@ -1270,6 +1274,7 @@ static inline bool sp_is_schedule_timeout(const struct sp_entry *e)
 #define SP_MOD_FUNC		"sched_points_test_sleep"
 #define SP_MOD_FUNC_TIMEOUT	"sched_points_test_timeout"
 #define SP_MOD_FUNC_PREEMPT	"sched_points_test_preempt"
+#define SP_MOD_FUNC_SPIN	"sched_points_test_spin"
 #define SP_MOD_FUNC_COND	"sched_points_test_cond_resched"
 
 static inline bool sp_in_module_func(const struct sp_entry *e,
@@ -1296,6 +1301,13 @@ static inline bool sp_is_module_timeout(const struct sp_entry *e)
 static inline bool sp_is_module_preempt(const struct sp_entry *e)
 {
 	return sp_in_module_func(e, SP_MOD_FUNC_PREEMPT) &&
+	       e->kind == SP_KIND_PREEMPT;
+}
+
+/* preempted on return from an interrupt inside sched_points_test_spin() */
+static inline bool sp_is_module_spin_preempt(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_SPIN) &&
 	       e->kind == SP_KIND_PREEMPT;
 }
 

@@ -291,18 +291,20 @@ TEST(raw_and_stats)
 		"0\t123\t123\t20\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n"
 		"1\t123\t123\t25\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n";
 	static const char stats[] =
-		"cpu\tused\tcapacity\tdropped\tmax_probe\n"
-		"0\t10\t16\t3\t4\n"
-		"1\t16\t16\t0\t16\n";
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n"
+		"0\t10\t16\t3\t4\t1024\n"
+		"1\t16\t16\t0\t16\t1024\n";
 	static const char * const bad_stats[] = {
-		"cpu\tused\tcapacity\tdropped\tmax_probe\n",
-		"cpu used capacity dropped max_probe\n0\t1\t16\t0\t1\n",
-		"cpu\tused\tcapacity\tdropped\tmax_probe\n0\t17\t16\t0\t1\n",
-		"cpu\tused\tcapacity\tdropped\tmax_probe\n0\t1\t16\t0\t17\n",
-		"cpu\tused\tcapacity\tdropped\tmax_probe\n0\t1\t16\t0\n",
-		"cpu\tused\tcapacity\tdropped\tmax_probe\n0\t1\t16\t0\t1\n0\t1\t16\t0\t1\n",
-		"cpu\tused\tcapacity\tdropped\tmax_probe\n0\t1\t16\t0\t1\n1\t1\t32\t0\t1\n",
-		"cpu\tused\tcapacity\tdropped\tmax_probe\n0\t1\t24\t0\t1\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n",
+		"cpu used capacity dropped max_probe\tbytes\n0\t1\t16\t0\t1\t65536\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t17\t16\t0\t1\t65536\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t1\t16\t0\t17\t65536\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t1\t16\t0\t65536\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t1\t16\t0\t1\t65536\n0\t1\t16\t0\t1\t65536\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t1\t16\t0\t1\t65536\n1\t1\t32\t0\t1\t65536\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t1\t24\t0\t1\t65536\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\n0\t1\t16\t0\t1\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t1\t16\t0\t1\t15\n",
 	};
 	static const char * const bad_raw[] = {
 		"cpu\tpid\ttgid\tcount\taddress\tsymbol\tcomm\n"
@@ -329,6 +331,7 @@ TEST(raw_and_stats)
 	EXPECT_EQ(26ULL, st.used);
 	EXPECT_EQ(3ULL, st.dropped);
 	EXPECT_EQ(16ULL, st.cpu[1].max_probe);
+	EXPECT_EQ(1024ULL, st.cpu[1].bytes);
 	sp_stats_free(&st);
 
 	for (i = 0; i < ARRAY_SIZE(bad_stats); i++) {

@@ -27,6 +27,12 @@
  *               preempt=none or voluntary; under preempt=full it does
  *               nothing.  Reading the file gives how many of the calls of
  *               the last write did reschedule.
+ * spin          sched_points_test_spin() takes N as milliseconds instead:
+ *               it spins that long with preemption enabled and calls
+ *               nothing, so that under preempt=full, with another task
+ *               runnable on the CPU, the timer interrupt preempts it in
+ *               preempt_schedule_irq() (kind preempt) at an instruction of
+ *               its own.
  * block         sched_points_test_block() takes N as milliseconds instead:
  *               one uninterruptible sleep of N ms in a single call of
  *               schedule_timeout_uninterruptible().  A task that waits in
@@ -136,6 +142,19 @@ static noinline __noclone void sched_points_test_block(unsigned int ms)
 	schedule_timeout_uninterruptible(msecs_to_jiffies(ms));
 }
 
+/*
+ * Spin @ms milliseconds, reading jiffies (a variable, not a call) with
+ * preemption enabled: whatever preempts this task here, on return from an
+ * interrupt, interrupts an instruction of this function.
+ */
+static noinline __noclone void sched_points_test_spin(unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	while (time_before(READ_ONCE(jiffies), end))
+		cpu_relax();
+}
+
 /* The count of a write: a decimal in [1, SPT_MAX_CALLS], at offset 0. */
 static int spt_get_count(const char __user *ubuf, size_t count, loff_t *ppos,
 			 unsigned int *n)
@@ -168,6 +187,7 @@ static struct spt_point spt_points[] = {
 	{ .name = "cond_resched", .mode = 0600,
 	  .call = sched_points_test_cond_resched },
 	{ .name = "block",	  .mode = 0200, .call_once = sched_points_test_block },
+	{ .name = "spin",	  .mode = 0200, .call_once = sched_points_test_spin },
 };
 
 static ssize_t spt_write(struct file *file, const char __user *ubuf,
