@@ -3106,24 +3106,6 @@ static int child_long_sleep(void *arg)
 	return 0;
 }
 
-/* @pid's raw lines at the nanosleep point, and the first of them. */
-static int raw_nanosleep_lines(const struct sp_view *raw, pid_t pid,
-			       const struct sp_entry **first)
-{
-	int lines = 0;
-	size_t i;
-
-	*first = NULL;
-	for (i = 0; i < raw->nr; i++) {
-		if (raw->e[i].pid != (unsigned int)pid ||
-		    !sp_is_nanosleep(&raw->e[i]))
-			continue;
-		if (!lines++)
-			*first = &raw->e[i];
-	}
-	return lines;
-}
-
 /*
  * A task that goes to sleep on CPU 0 and is moved to CPU 1 while it
  * sleeps (sched_setaffinity() from another task) wakes on CPU 1: its call
@@ -3151,7 +3133,8 @@ TEST_F_TIMEOUT(sp, offcpu_time_migrated_while_asleep, T_SHORT)
 	ASSERT_EQ(0, sp_child_wait(c.pid));
 
 	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
-	lines = raw_nanosleep_lines(&raw, c.pid, &e);
+	sp_count(&raw, c.pid, sp_is_nanosleep, &lines);
+	e = sp_find(&raw, c.pid, sp_is_nanosleep);
 	EXPECT_EQ(1, lines)
 		TH_LOG("count and time split over lines (CPUs)");
 	ASSERT_NE(NULL, e);
@@ -3176,6 +3159,7 @@ TEST_F_TIMEOUT(sp, offcpu_time_reset_while_asleep, T_SHORT)
 	struct sp_child c;
 	struct sp_view raw;
 	size_t i, uncounted = 0;
+	int lines;
 
 	ASSERT_EQ(0, sp_configure("caller", 1, 0));
 	ASSERT_EQ(0, sp_child_start(&c, "sp_reset_asleep", child_long_sleep,
@@ -3186,7 +3170,9 @@ TEST_F_TIMEOUT(sp, offcpu_time_reset_while_asleep, T_SHORT)
 	ASSERT_EQ(0, sp_child_wait(c.pid));
 
 	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
-	EXPECT_EQ(0, raw_nanosleep_lines(&raw, c.pid, &e))
+	sp_count(&raw, c.pid, sp_is_nanosleep, &lines);
+	e = sp_find(&raw, c.pid, sp_is_nanosleep);
+	EXPECT_EQ(0, lines)
 		TH_LOG("the sleep begun before the reset: count %llu total_ns %llu",
 		       e->count, e->total_ns);
 	for (i = 0; i < raw.nr; i++) {
