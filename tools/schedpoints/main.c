@@ -449,6 +449,11 @@ static int check_opts(const struct sp_opts *o, bool top, bool diff)
 		return usage_error("--format svg draws the matrix: use '%s' or 'matrix'", "heatmap");
 	if (o->count && !top)
 		return usage_error("%s is only for top", "--count");
+	/* a picture or an exposition is one document: one per file */
+	if (top && !o->output && o->count != 1 &&
+	    (o->format == SP_FMT_SVG || o->format == SP_FMT_PROM))
+		return usage_error("top writes a whole %s document per sample: give -o FILE (replaced at each sample) or --count 1",
+				   o->format == SP_FMT_SVG ? "SVG" : "Prometheus");
 	if (o->interval_given && !top && !diff)
 		return usage_error("%s is only for top and diff", "--interval");
 	if (diff && o->file)
@@ -515,9 +520,10 @@ static int do_diff(struct sp_opts *o, int argc, char **argv)
 
 static int do_help(struct sp_opts *o, int argc, char **argv)
 {
-	(void)o;
-	(void)argc;
-	(void)argv;
+	if (argc)
+		return usage_error("help takes no argument, got '%s'", argv[0]);
+	if (o->noptions)
+		return usage_error("help takes no option: it prints this text only");
 	fputs(usage_text, stdout);
 	return SP_EXIT_OK;
 }
@@ -578,6 +584,7 @@ int main(int argc, char **argv)
 			free_opts(&o);
 			return SP_EXIT_USAGE;
 		}
+		o.noptions++;
 	}
 	rc = cmd_select(&o, argc - optind, argv + optind);
 	free_opts(&o);

@@ -50,7 +50,18 @@ static void prom_value(FILE *fp, const char *s, size_t len)
 	fputc('"', fp);
 }
 
-/* {label="value",...} of a group, or every label "other" (g NULL). */
+/*
+ * {label="value",...} of a group, or every label OTHER (g NULL).  A task or
+ * function really named "other" is written "\157ther", the display form's
+ * escape of its first byte: otherwise a group whose every label is such a
+ * name would be a second series with the labels of the rest, which
+ * node_exporter refuses ("collected before with the same name and label
+ * values") and drops.  Numbers, kinds, symbols and [modules] are never
+ * "other".
+ */
+#define OTHER		"other"
+#define OTHER_REAL	"\\157ther"
+
 static void prom_labels(FILE *fp, const struct sp_result *r,
 			const struct sp_group *g, char *buf)
 {
@@ -60,12 +71,16 @@ static void prom_labels(FILE *fp, const struct sp_result *r,
 	fputc('{', fp);
 	for (c = 0; c < ncols; c++) {
 		struct sp_cell cell;
-		const char *s = "other";
+		const char *s = OTHER;
 
-		len = 5;
+		len = sizeof(OTHER) - 1;
 		if (g) {
 			sp_cell_get(r, g, cols[c], &cell);
 			s = sp_cell_text(&cell, true, buf, SP_CELL_BUF, &len);
+			if (len == sizeof(OTHER) - 1 && !memcmp(s, OTHER, len)) {
+				s = OTHER_REAL;
+				len = sizeof(OTHER_REAL) - 1;
+			}
 		}
 		fprintf(fp, "%s%s=", c ? "," : "", sp_col_name(r, cols[c]));
 		prom_value(fp, s, len);

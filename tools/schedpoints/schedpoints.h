@@ -407,6 +407,7 @@ struct sp_opts {
 	bool interval_given;
 	unsigned long count;	/* top iterations, 0: forever */
 	struct sp_filters f;
+	unsigned noptions;	/* options given (help takes none) */
 };
 
 struct sp_group {

@@ -805,6 +805,20 @@ for args in "-s tasks task 123" "--columns 3 sites" "--columns 3 -F folded matri
 	eq "an option that does not apply is a usage error: $args" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|columns\)')" "2:1"
 done
+sp help extra >/dev/null 2>"$OUT/e"
+eq "help with an argument: a usage error, not ignored (#16)" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: help takes no argument, got 'extra'"
+sp -F json help >/dev/null 2>"$OUT/e"
+eq "help with an option: a usage error, not ignored (#16)" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: help takes no option: it prints this text only"
+eq "help alone: the usage text" "$(sp help | head -n 1)" "Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
+for args in "top heatmap" "top -F prometheus -c 2 sites"; do
+	# shellcheck disable=SC2086
+	sp -f "$V" $args >/dev/null 2>"$OUT/e"
+	eq "$args: whole documents one after the other on stdout is a usage error (#16)" \
+		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: top writes a whole .* document per sample: give -o FILE')" "2:1"
+done
+sp -f "$V" -F prometheus -c 1 -i 0.01 top sites >"$OUT/top1.prom" 2>"$OUT/e"
+eq "top -F prometheus -c 1: one document, which promtool accepts" \
+	"$?:$(promtool check metrics <"$OUT/top1.prom" 2>&1):$(grep -c '^sched_points_calls_delta{' "$OUT/top1.prom")" "0::0"
 eq "-b tgid matrix: rows by thread group (#16)" \
 	"$(sp -f "$B" -F csv matrix -b tgid -n 2 --columns 2 | tr '\n' ' ')" \
 	"tgid,comm,count,do_nanosleep+0x6e/0x190,sp_test_sleep_once+0x4a/0x90 [sched_points_test] 123,sleeper,57,45,0 129,my thread,42,0,30 "
@@ -876,6 +890,13 @@ eq "prometheus: the other series of the max gauge is the longest of the rest (#1
 	"$(secs_to_ns "$(grep '^sched_points_offcpu_max_seconds{kind="other",site="other"}' "$OUT/g5.prom" | awk '{ print $NF }')")" \
 	"$(sp -f "$G" -F csv -n 0 sites | tail -n +7 | cut -d, -f4 | sort -n | tail -n 1)"
 eq "prometheus -n 5: 5 series and other (#16)" "$(sp -f "$G" -F prometheus -n 5 sites | grep -c '^sched_points_calls_total{')" "6"
+# a task named "other" is not the rest series: node_exporter drops a
+# second series with the same labels ("collected before") and serves a short total
+printf 'sched_points version 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n7\t7\t3\tffffffff81000000\tf+0x1/0x2\tother\n8\t8\t5\tffffffff81000000\tf+0x1/0x2\tx\n9\t9\t1\tffffffff81000000\tf+0x1/0x2\ty\n' >"$OUT/other.txt"
+sp -f "$OUT/other.txt" -F prometheus -b comm -n 2 tasks >"$OUT/other.prom"
+eq "prometheus: a task named other is a series of its own, not a second 'other' (#16)" \
+	"$(grep -v '^#' "$OUT/other.prom" | sed 's/ [^ ]*$//' | sort | uniq -d | wc -l | tr -d ' '):$(grep -c '^sched_points_calls_total{comm="\\\\157ther"} 3$' "$OUT/other.prom"):$(grep -c '^sched_points_calls_total{comm="other"} 1$' "$OUT/other.prom")" \
+	"0:1:1"
 
 # ---- Prometheus, as a fleet scrapes it (#16 item 8) ---------------------------
 # The tool writes the textfile atomically (-o), Debian's node_exporter serves
