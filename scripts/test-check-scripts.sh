@@ -9,10 +9,12 @@
 #    must be flagged) and on clean.txt (nothing may be);
 #  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
 #    text is new, moved lines are not);
-#  - selftests/manifest names every TEST of the suite, for the main kernel.
+#  - selftests/manifest names every TEST of the suite, for the main kernel,
+#    and selftests/sched_points/README says what each of sched_points_test.c
+#    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,12s/^# \{0,1\}//p' "$0"
+	sed -n '2,14s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -58,6 +60,13 @@ tap_result "$([ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"wrong count at exit" 
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-moved.log") || true
 tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "new-warnings.sh: moved warnings are not new"
 
+# test_names FILE: the harness name of each TEST of FILE, "global.NAME" or
+# "FIXTURE.NAME".
+test_names() {
+	tr '\n' ' ' <"$1" | grep -oE '\<TEST(_F(_TIMEOUT)?)?\( *[a-z0-9_]+(, *[a-z0-9_]+)?' |
+		sed -E 's/^TEST\( *([a-z0-9_]+)$/global.\1/; s/^TEST_F[_A-Z]*\( *([a-z0-9_]+), *([a-z0-9_]+)$/\1.\2/'
+}
+
 # Every TEST of the suite must be in the manifest for the main kernel.
 src=$REPO/selftests/sched_points
 unlisted=0
@@ -66,9 +75,22 @@ for c in "$src"/*_test.c; do
 	while read -r name; do
 		grep -qE "^[^|]*\<main\>[^|]*\| *kselftests / selftests: sched_points: $prog / $name *(\||$)" \
 			"$REPO/selftests/manifest" || { echo "# not in selftests/manifest: $prog / $name"; unlisted=$((unlisted + 1)); }
-	done < <(tr '\n' ' ' <"$c" | grep -oE '\<TEST(_F(_TIMEOUT)?)?\( *[a-z0-9_]+(, *[a-z0-9_]+)?' |
-		sed -E 's/^TEST\( *([a-z0-9_]+)$/global.\1/; s/^TEST_F[_A-Z]*\( *([a-z0-9_]+), *([a-z0-9_]+)$/\1.\2/')
+	done < <(test_names "$c")
 done
 tap_result "$unlisted" "selftests/manifest lists every TEST of selftests/sched_points for main"
+
+# Every TEST of sched_points_test.c has its entry in the README's "What
+# each test proves": a line that starts with its name (alone or in a
+# comma-separated list), not a mention in another test's text.
+readme=$src/README
+listed=$(sed -n '/^What each test proves$/,$p' "$readme" | grep -E '^[a-z0-9_]' |
+	tr ',' '\n' | tr -d ' ' || true)
+undescribed=0
+while read -r name; do
+	name=${name#*.}
+	grep -qxF -- "$name" <<<"$listed" ||
+		{ echo "# not in selftests/sched_points/README: $name"; undescribed=$((undescribed + 1)); }
+done < <(test_names "$src/sched_points_test.c")
+tap_result "$undescribed" "selftests/sched_points/README describes every TEST of sched_points_test.c"
 echo "1..$n"
 exit $rc

@@ -57,7 +57,10 @@
 #define SP_MOD_MAX	64	/* MODULE_NAME_LEN - sizeof(unsigned long) */
 #define SP_ERR_MAX	768
 #define SP_WORD_MAX	16	/* a mode name */
-#define SP_MAX_FIELDS	32	/* columns a later minor may append, and more */
+#define SP_MAX_FIELDS	10	/* cpu and the nine of version 2, in raw */
+#define SP_BUILD_ID_SIZE 20	/* bytes of a module's build ID */
+/* The symbol of a call site in an unloaded module, when it had no name. */
+#define SP_SYM_UNLOADED	"(unloaded module)"
 
 /* How a task entered the scheduler (the kind column of version 2). */
 enum sp_kind {
@@ -436,7 +439,11 @@ static inline bool sp_mod_char(char c)
 
 /*
  * A symbol as %pS prints it: "func+0xoff/0xlen", "func+0xoff/0xlen [mod]",
- * or a bare "0x..." address.  Fills func/off/len/module of @e.
+ * "func+0xoff/0xlen [mod build-id]" (CONFIG_STACKTRACE_BUILD_ID: 40
+ * lowercase hex digits), a bare "0x..." address, or SP_SYM_UNLOADED, the
+ * kernel's name for a call site of an unloaded module that it had no memory
+ * to keep the symbol of.  Fills func/off/len/module of @e (func and module
+ * stay "" for the last two).
  */
 static inline bool sp_parse_symbol(const char *s, size_t n,
 				   struct sp_entry *e, const char **why)
@@ -454,6 +461,8 @@ static inline bool sp_parse_symbol(const char *s, size_t n,
 	e->off = 0;
 	e->len = 0;
 
+	if (n == strlen(SP_SYM_UNLOADED) && !memcmp(s, SP_SYM_UNLOADED, n))
+		return true;
 	if (n > 2 && s[0] == '0' && s[1] == 'x') {
 		unsigned long long a;
 
@@ -500,21 +509,37 @@ static inline bool sp_parse_symbol(const char *s, size_t n,
 	}
 	if (j == n)
 		return true;
-	/* " [module]" */
+	/* " [module]" or " [module build-id]" */
 	i = j + 1;
-	if (i >= n || s[i] != '[' || s[n - 1] != ']' || n - 1 - (i + 1) == 0 ||
-	    n - 1 - (i + 1) >= SP_MOD_MAX) {
+	if (i >= n || s[i] != '[' || s[n - 1] != ']') {
 		*why = "symbol: bad \" [module]\" suffix";
 		return false;
 	}
-	for (j = i + 1; j < n - 1; j++) {
+	i++;
+	for (j = i; j < n - 1 && s[j] != ' '; j++) {
 		if (!sp_mod_char(s[j])) {
 			*why = "symbol: bad module name";
 			return false;
 		}
 	}
-	memcpy(e->module, s + i + 1, n - 1 - (i + 1));
-	e->module[n - 1 - (i + 1)] = '\0';
+	if (j == i || j - i >= SP_MOD_MAX) {
+		*why = "symbol: module name empty or too long";
+		return false;
+	}
+	memcpy(e->module, s + i, j - i);
+	e->module[j - i] = '\0';
+	if (j == n - 1)
+		return true;
+	/* the build ID: %20phN */
+	for (i = j + 1; i < n - 1; i++) {
+		if (!isdigit((unsigned char)s[i]) && (s[i] < 'a' || s[i] > 'f'))
+			break;
+	}
+	if (i != n - 1 || n - 1 - (j + 1) != 2 * SP_BUILD_ID_SIZE) {
+		*why = "symbol: build ID is not 40 lowercase hex digits";
+		e->module[0] = '\0';
+		return false;
+	}
 	return true;
 }
 
@@ -618,8 +643,7 @@ static inline const char *sp_kind_name(int kind)
 /*
  * The fields pid..comm of a data line (@f points at pid): version 1 has
  * pid tgid count address symbol comm, version 2 pid tgid kind count
- * total_ns max_ns address symbol comm.  Fields a later minor appends are
- * not looked at.  @why is set on error.
+ * total_ns max_ns address symbol comm.  @why is set on error.
  */
 static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
 					 unsigned int major,
@@ -790,34 +814,16 @@ static inline unsigned long long *sp_summary_slot(struct sp_view *v,
 
 /*
  * The column header of /proc/sched_points: exactly SP_HDR_V1 for major 1,
- * SP_HDR_V2 for 2.0; a later minor of 2 may append columns ("\tname").
- * Sets v->nfields; false if @s is not a header this version allows.
+ * SP_HDR_V2 for major 2, in every minor version (a minor only adds summary
+ * names).  Sets v->nfields; false if @s is not that header.
  */
 static inline bool sp_view_header(struct sp_view *v, const char *s, size_t n)
 {
 	const char *hdr = v->major == 1 ? SP_HDR_V1 : SP_HDR_V2;
-	size_t hl = strlen(hdr), i;
-	unsigned int nf = v->major == 1 ? 6 : 9;
 
-	if (n < hl || memcmp(s, hdr, hl))
+	if (n != strlen(hdr) || memcmp(s, hdr, n))
 		return false;
-	if (n > hl && (v->major == 1 || !v->has_minor || v->minor == 0))
-		return false;
-	for (i = hl; i < n; ) {
-		size_t j = i + 1;
-
-		if (s[i] != '\t')
-			return false;
-		while (j < n && s[j] != '\t')
-			j++;
-		if (!sp_is_word(s + i + 1, j - i - 1))
-			return false;
-		nf++;
-		i = j;
-	}
-	if (nf > SP_MAX_FIELDS)
-		return false;
-	v->nfields = nf;
+	v->nfields = v->major == 1 ? 6 : 9;
 	return true;
 }
 

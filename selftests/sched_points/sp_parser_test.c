@@ -508,11 +508,10 @@ TEST(v2_good_variants)
 		HEAD2(2) "5\t5\tsleep\t2\t1\t1\t0000000000000001\tf+0x1/0x2\t"
 			"a\\012b\\011c\\040d\\134\\377\n"
 			"5\t5\tyield\t1\t0\t0\t0000000000000002\t0xffffffffc0001234\t\n",
-		/* 2.1: unknown summary names (number or word), a new column */
+		/* 2.1: unknown summary names (number or word), 2.0's columns */
 		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS
-			"foo 3\nbar baz\n" S_REST(1) "zed 0\n"
-			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\n"
-			"5\t5\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\tx\twhatever\n",
+			"foo 3\nbar baz\n" S_REST(1) "zed 0\n" HDR2
+			"5\t5\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\tx\n",
 		/* 2.1 may name a mode 2.0 does not know */
 		"sched_points version 2.1\n" S_EN "mode stack\n" S_TIME S_KINDS
 			S_REST(0) HDR2,
@@ -520,6 +519,13 @@ TEST(v2_good_variants)
 		HEAD2(1) "4294967295\t4294967295\tsleep\t18446744073709551615\t"
 			"18446744073709551615\t18446744073709551615\t"
 			"ffffffffffffffff\tf+0x1/0x2\tx\n",
+		/* symbol: module with its build ID (CONFIG_STACKTRACE_BUILD_ID) */
+		HEAD2(1) "5\t5\tsleep\t1\t0\t0\tffffffffc0002010\t"
+			"sched_points_test_sleep+0x4a/0x90 [sched_points_test "
+			"0123456789abcdef0123456789abcdef01234567]\tx\n",
+		/* symbol: a call site of an unloaded module that had no name */
+		HEAD2(1) "5\t5\tsleep\t1\t0\t0\tffffffffc0002010\t"
+			"(unloaded module)\tx\n",
 	};
 	char err[SP_ERR_MAX];
 	struct sp_view v;
@@ -541,9 +547,22 @@ TEST(v2_good_variants)
 	sp_view_free(&v);
 	ASSERT_EQ(0, parse(good[9], &v, err));
 	EXPECT_EQ(1U, v.minor);
-	EXPECT_EQ(10U, v.nfields);
+	EXPECT_EQ(9U, v.nfields);
 	EXPECT_EQ(1ULL, v.entries);
 	EXPECT_STREQ("caller", v.mode);
+	sp_view_free(&v);
+	ASSERT_EQ(0, parse(good[12], &v, err));
+	EXPECT_STREQ("sched_points_test_sleep", v.e[0].func);
+	EXPECT_EQ(0x4aULL, v.e[0].off);
+	EXPECT_EQ(0x90ULL, v.e[0].len);
+	EXPECT_STREQ("sched_points_test", v.e[0].module);
+	EXPECT_TRUE(sp_is_module_sleep(&v.e[0]));
+	sp_view_free(&v);
+	ASSERT_EQ(0, parse(good[13], &v, err));
+	EXPECT_STREQ("(unloaded module)", v.e[0].symbol);
+	EXPECT_STREQ("", v.e[0].func);
+	EXPECT_STREQ("", v.e[0].module);
+	EXPECT_FALSE(sp_is_module_sleep(&v.e[0]));
 	sp_view_free(&v);
 }
 
@@ -602,7 +621,11 @@ TEST(v2_bad_header_and_summary)
 		/* 2.0 header with a column appended */
 		V2 S_EN S_MODE S_TIME S_KINDS S_REST(0)
 			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\n",
-		/* 2.1: appended columns must be named */
+		/* a minor adds no column (the header is exact in every minor) */
+		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\n",
+		"sched_points version 2.7\n" S_EN S_MODE S_TIME S_KINDS S_REST(0)
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\tmore\n",
 		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_REST(0)
 			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\t\n",
 		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_REST(0)
@@ -720,10 +743,10 @@ TEST(v2_bad_view_structure)
 		/* same count and pid, address descending (kind ascending) */
 		HEAD2(2) "1\t1\tsleep\t9\t0\t0\t0000000000000002\tf+0x1/0x2\ta\n"
 			"1\t1\tyield\t9\t0\t0\t0000000000000001\tf+0x1/0x2\ta\n",
-		/* 2.1 with a new column: a line without it */
+		/* 2.1 with a column appended and data lines that have it */
 		"sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_REST(1)
 			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\textra\n"
-			"5\t5\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\tx\n",
+			"5\t5\tsleep\t1\t0\t0\t0000000000000001\tf+0x1/0x2\tx\twhatever\n",
 		/* an empty line */
 		HEAD2(1) V2LINE1 "\n",
 	};
