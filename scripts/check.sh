@@ -8,10 +8,12 @@
 # step's TAP (plans, nesting, no skip but those selftests/manifest allows,
 # every test the manifest names must report), and a step that exits non-zero
 # fails even when its TAP looks clean. Ends with a table of the time each
-# step took and one line "N passed, N failed" (", N skipped").
+# step took, a line "main: 57 of 57 expected" (for each variant: of the
+# tests the manifest expects, how many reported) and one line "N passed,
+# N failed" (", N skipped").
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,11s/^# \{0,1\}//p' "$0"
+	sed -n '2,13s/^# \{0,1\}//p' "$0"
 	echo "usage: $0   (SP_INJECT=VALUE plants a fault that must fail the run:"
 	echo "       fail|panic|hang|partial|missing|skip|late, see scripts/guest/init;"
 	echo "       SP_HOST_TESTS=0 runs the guests only)"
@@ -46,19 +48,31 @@ if [ -n "$(git -C "$TREE" status --porcelain)" ] ||
 	die "$TREE differs from patches/ (uncommitted edits or commits not exported): run 'make export-patches' or reset the tree"
 fi
 ran=()
+reported=()
 
 # judge NAME TAP [VARIANT]: count TAP's results into the totals; with a
-# variant, against what selftests/manifest expects of it.
+# variant, against what selftests/manifest expects of it, and note how many
+# of the tests it expects reported (count-tap.py names each one that did
+# not).
 judge() {
-	local p f s args=()
+	local p f s args=() expected missing
 	[ -z "${3:-}" ] || args=(--manifest "$REPO/selftests/manifest" --variant "$3")
 	ran+=("$1")
 	read -r p f s < <("$REPO/scripts/count-tap.py" "${args[@]}" "$2" \
 		2>"$BUILD/$1.problems" || echo "count-tap.py failed")
 	sed "s/^/  $1: /" "$BUILD/$1.problems" >&2
+	if [ -n "${3:-}" ]; then
+		expected=$(awk -F'|' -v v="$3" '!/^[[:space:]]*(#|$)/ {
+			n = split($1, w, " ")
+			for (i = 1; i <= n; i++) if (w[i] == v) { c++; break }
+		} END { print c + 0 }' "$REPO/selftests/manifest")
+		missing=$(grep -c '^[^ ].*:0: ".*" did not report$' "$BUILD/$1.problems" || true)
+		reported+=("$3: $((expected - missing)) of $expected expected")
+	fi
 	if ! [[ $p =~ ^[0-9]+$ && $f =~ ^[0-9]+$ && $s =~ ^[0-9]+$ ]]; then
 		echo "  $1: cannot judge $2 ($p)" >&2
 		p=0 f=1 s=0
+		[ -z "${3:-}" ] || reported[-1]="$3: ? of $expected expected (not judged)"
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	judged_failed=$f
@@ -150,6 +164,8 @@ for t in "${times[@]}"; do
 done
 printf '%-15s %7s\n' total $((SECONDS - start))
 echo "judged: ${ran[*]}"
+line=$(printf '%s; ' "${reported[@]}")
+echo "${line%; }"
 summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary+=", $skipped skipped"
 echo "$summary"
