@@ -772,17 +772,100 @@ static void permute(struct sp_group *g, uint32_t *perm, uint32_t n)
 	}
 }
 
+/*
+ * The whole order (no --top heap) by a first key that is a number below
+ * 2^64, as counts always are: a stable LSD radix sort of (key, index), a
+ * byte at a time, skipping the bytes every key shares; then only runs of
+ * equal keys are put in order by cmp_groups().  The order of qsort_r() with
+ * cmp_items(), without its million-fold indirect comparisons (a third of
+ * the time of a folded matrix of a million cells).  False, and perm
+ * untouched, when a key needs more than 64 bits.
+ */
+struct radix_item {
+	uint64_t key;		/* ascending: ~value, or the value with -r */
+	uint32_t idx;
+};
+
+static int cmp_index(const void *pa, const void *pb, void *pctx)
+{
+	const struct sort_ctx *ctx = pctx;
+	const struct sp_group *g = ctx->r->groups;
+
+	return cmp_groups(&g[*(const uint32_t *)pa], &g[*(const uint32_t *)pb], pctx);
+}
+
+static bool radix_order(const struct sp_result *r, const struct sort_ctx *ctx,
+			uint32_t *perm)
+{
+	uint32_t n = r->ngroups, i, j, count[256];
+	struct radix_item *a = sp_xrealloc(NULL, n, sizeof(*a)), *b, *t;
+	uint64_t all_and = UINT64_MAX, all_or = 0;
+	unsigned shift;
+
+	for (i = 0; i < n; i++) {
+		sp_u128 v = 0;
+
+		fast_key(r, ctx->keys[0], &r->groups[i], &v);
+		if (v >> 64) {
+			free(a);
+			return false;
+		}
+		a[i].key = ctx->reverse ? (uint64_t)v : ~(uint64_t)v;
+		a[i].idx = i;
+		all_and &= a[i].key;
+		all_or |= a[i].key;
+	}
+	b = sp_xrealloc(NULL, n, sizeof(*b));
+	for (shift = 0; shift < 64; shift += 8) {
+		uint32_t sum = 0;
+
+		if (!(((all_and ^ all_or) >> shift) & 0xff))
+			continue;	/* every key has this byte */
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xff]++;
+		for (j = 0; j < 256; j++) {
+			uint32_t c = count[j];
+
+			count[j] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[count[(a[i].key >> shift) & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	free(b);
+	for (i = 0; i < n; i++)
+		perm[i] = a[i].idx;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && a[j].key == a[i].key; j++)
+			;
+		if (j - i > 1)
+			qsort_r(perm + i, j - i, sizeof(*perm), cmp_index, (void *)ctx);
+	}
+	free(a);
+	return true;
+}
+
 static void sort_groups(struct sp_result *r, const struct sort_ctx *sctx,
 			size_t top)
 {
 	struct item_ctx ctx = { *sctx, false };
 	uint32_t n = r->ngroups, i, nsort = n;
-	struct sort_item *items = sp_xrealloc(NULL, n, sizeof(*items));
-	uint32_t *perm;
+	struct sort_item *items;
+	uint32_t *perm = sp_xrealloc(NULL, n, sizeof(*perm));
 	bool *taken = NULL;
 	sp_u128 v = 0;
 
 	ctx.fast = sctx->nkeys && fast_key(r, sctx->keys[0], &r->groups[0], &v);
+	if (ctx.fast && !(top && top < n / 4) && radix_order(r, sctx, perm)) {
+		permute(r->groups, perm, n);
+		free(perm);
+		return;
+	}
+	items = sp_xrealloc(NULL, n, sizeof(*items));
 	for (i = 0; i < n; i++) {
 		items[i].idx = i;
 		items[i].key = 0;
@@ -801,7 +884,6 @@ static void sort_groups(struct sp_result *r, const struct sort_ctx *sctx,
 		}
 	}
 	qsort_r(items, nsort, sizeof(*items), cmp_items, &ctx);
-	perm = sp_xrealloc(NULL, n, sizeof(*perm));
 	for (i = 0; i < nsort; i++)
 		perm[i] = items[i].idx;
 	if (nsort < n) {	/* the rest, in any order */
