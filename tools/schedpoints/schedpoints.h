@@ -465,6 +465,17 @@ sp_u128 sp_matrix_cell(const struct sp_matrix *m, const struct sp_group *row,
 const struct sp_group *sp_matrix_cell_group(const struct sp_matrix *m,
 					    const struct sp_group *row,
 					    const struct sp_group *col);
+/* A cell that holds something: its shown row and column, its group. */
+struct sp_cell_ref {
+	uint32_t row, col;	/* indexes in tasks.groups[], sites.groups[] */
+	const struct sp_group *g;	/* in cells.groups[] */
+};
+/*
+ * The cells of the shown rows and columns that have a group, in row-major
+ * order, in *out (to free); returns how many.  O(cells), for writers that
+ * draw only what holds a value (the heat map).
+ */
+size_t sp_matrix_cells(const struct sp_matrix *m, struct sp_cell_ref **out);
 sp_u128 sp_group_value(const struct sp_result *r, const struct sp_group *g);
 sp_u128 sp_result_value(const struct sp_result *r);
 /*

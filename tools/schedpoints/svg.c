@@ -51,7 +51,15 @@ static void colour(double t, char *buf, size_t len)
 	x -= (double)i;
 	for (k = 0; k < 3; k++)
 		rgb[k] = (int)lround(palette[i][k] + (palette[i + 1][k] - palette[i][k]) * x);
-	snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+	if (len < 8)
+		return;
+	/* "#rrggbb" without printf: a million cells call this */
+	buf[0] = '#';
+	for (k = 0; k < 3; k++) {
+		buf[1 + 2 * k] = "0123456789abcdef"[rgb[k] >> 4 & 0xf];
+		buf[2 + 2 * k] = "0123456789abcdef"[rgb[k] & 0xf];
+	}
+	buf[7] = '\0';
 }
 
 /* Position of v on the colour scale: log, from the smallest to the largest cell. */
@@ -76,19 +84,59 @@ static void fmt_value(const struct sp_result *r, char *buf, size_t len,
 		snprintf(buf, len, "%.*s", (int)n, s);
 }
 
+/* s with XML's five special characters escaped, in a new string. */
+static char *xml_escaped(const char *s)
+{
+	char *out = sp_xrealloc(NULL, strlen(s), 6 + 1), *o = out;
+
+	for (; *s; s++) {
+		const char *e = NULL;
+
+		switch (*s) {
+		case '&': e = "&amp;"; break;
+		case '<': e = "&lt;"; break;
+		case '>': e = "&gt;"; break;
+		case '"': e = "&quot;"; break;
+		case '\'': e = "&apos;"; break;
+		default: *o++ = *s; continue;
+		}
+		o = stpcpy(o, e);
+	}
+	*o = '\0';
+	return out;
+}
+
 static void xml_text(FILE *fp, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", fp); break;
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		case '\'': fputs("&apos;", fp); break;
-		default: fputc(*s, fp);
-		}
-	}
+	char *e = xml_escaped(s);
+
+	fputs(e, fp);
+	free(e);
 }
+
+/*
+ * A coordinate with one decimal, as "%.1f" writes it (every coordinate is
+ * a multiple of 0.1: glyph advances and cell sizes), without the cost of
+ * printf's exact float conversion, which a million cells feel.
+ */
+static void put_tenths(FILE *fp, double v)
+{
+	char b[32];
+	size_t n = sizeof(b) - 1;
+	long t = lround(v * 10);
+
+	b[n] = '\0';
+	b[--n] = (char)('0' + t % 10);
+	b[--n] = '.';
+	t /= 10;
+	do {
+		b[--n] = (char)('0' + t % 10);
+		t /= 10;
+	} while (t);
+	fputs(b + n, fp);
+}
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
 
 static size_t glyphs(const char *s)
 {
@@ -215,7 +263,9 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 	const struct sp_result *rows = &m->tasks, *cols = &m->sites;
 	FILE *fp = out->fp;
 	char label[4 * 64 + 32], fill[16], title[320], v1[64];
-	size_t lw = 10, th = 10, i, c, clen = SP_MAX_LINE + 32;
+	size_t lw = 10, th = 10, i, c, k, ncells, clen = SP_MAX_LINE + 32;
+	struct sp_cell_ref *cells;
+	char **xcols;
 	char *col, *cut;
 	sp_u128 max = 0, min = 0;
 	double left, top, width, height;
@@ -228,21 +278,20 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		return;
 	col = sp_xrealloc(NULL, clen, 1);
 	cut = sp_xrealloc(NULL, clen, 1);
-	for (i = 0; i < rows->nshown; i++) {
-		const struct sp_group *g = &rows->groups[i];
+	ncells = sp_matrix_cells(m, &cells);
+	for (k = 0; k < ncells; k++) {
+		sp_u128 v = sp_group_value(rows, cells[k].g);
 
-		row_label(rows, g, label, sizeof(label));
+		if (v > max)
+			max = v;
+		if (v && (!min || v < min))
+			min = v;
+	}
+	for (i = 0; i < rows->nshown; i++) {
+		row_label(rows, &rows->groups[i], label, sizeof(label));
 		cut_label(cut, clen, label);
 		if (glyphs(cut) > lw)
 			lw = glyphs(cut);
-		for (c = 0; c < cols->nshown; c++) {
-			sp_u128 v = sp_matrix_cell(m, g, &cols->groups[c]);
-
-			if (v > max)
-				max = v;
-			if (v && (!min || v < min))
-				min = v;
-		}
 	}
 	for (c = 0; c < cols->nshown; c++) {
 		sp_column_label(cols, &cols->groups[c], col, clen);
@@ -298,28 +347,38 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 	if (rows->nshown && cols->nshown)
 		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%zu\" height=\"%zu\" fill=\"%s\"/>\n",
 			left, top, (size_t)cols->nshown * CELL, (size_t)rows->nshown * CELL, EMPTY);
-	for (i = 0; i < rows->nshown; i++) {
-		const struct sp_group *g = &rows->groups[i];
+	/* the tooltips' names, escaped once, not once per cell */
+	xcols = sp_xrealloc(NULL, cols->nshown ? cols->nshown : 1, sizeof(*xcols));
+	for (c = 0; c < cols->nshown; c++) {
+		sp_column_label(cols, &cols->groups[c], col, clen);
+		xcols[c] = xml_escaped(col);
+	}
+	for (i = 0, k = 0; i < rows->nshown; i++) {
 		double y = top + (double)i * CELL;
+		char *xlabel;
 
-		row_label(rows, g, label, sizeof(label));
+		row_label(rows, &rows->groups[i], label, sizeof(label));
 		cut_label(cut, clen, label);
 		text_at(fp, left - 4, y + CELL - 4, "end", cut);
-		for (c = 0; c < cols->nshown; c++) {
-			const struct sp_group *cg = &cols->groups[c];
-			const struct sp_group *cell = sp_matrix_cell_group(m, g, cg);
-			sp_u128 v = cell ? sp_group_value(rows, cell) : 0;
+		xlabel = xml_escaped(label);
+		for (; k < ncells && cells[k].row == i; k++) {
+			const struct sp_group *cell = cells[k].g;
+			sp_u128 v = sp_group_value(rows, cell);
 
+			c = cells[k].col;
 			if (!v)
 				continue;
 			colour(scale(v, min, max), fill, sizeof(fill));
-			fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
-				"fill=\"%s\" stroke=\"#ffffff\"><title>",
-				left + (double)c * CELL, y, CELL, CELL, fill);
-			xml_text(fp, label);
+			fputs("<rect x=\"", fp);
+			put_tenths(fp, left + (double)c * CELL);
+			fputs("\" y=\"", fp);
+			put_tenths(fp, y);
+			fputs("\" width=\"" STR(CELL) "\" height=\"" STR(CELL) "\" fill=\"", fp);
+			fputs(fill, fp);
+			fputs("\" stroke=\"#ffffff\"><title>", fp);
+			fputs(xlabel, fp);
 			fputs(" at ", fp);
-			sp_column_label(cols, cg, col, clen);
-			xml_text(fp, col);
+			fputs(xcols[c], fp);
 			fmt_value(rows, v1, sizeof(v1), v);
 			fprintf(fp, ": %s %s", what, v1);
 			if (rows->time) {	/* the other measure too */
@@ -337,11 +396,16 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 			}
 			fputs("</title></rect>\n", fp);
 		}
+		free(xlabel);
 	}
+	for (c = 0; c < cols->nshown; c++)
+		free(xcols[c]);
+	free(xcols);
 	if (!rows->nshown)
 		text_at(fp, left, top + 12, "start", "no data");
 	legend(fp, rows, left, top + (double)rows->nshown * CELL + 30, what, min, max);
 	fputs("</svg>\n", fp);
+	free(cells);
 	free(cut);
 	free(col);
 }
