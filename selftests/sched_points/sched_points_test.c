@@ -298,22 +298,27 @@ static int sp_module_unload(void)
 	return -EBUSY;
 }
 
-static int sp_module_load(const char *path)
+static int sp_module_load_params(const char *path, const char *params)
 {
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = syscall(__NR_finit_module, fd, "", 0);
+	ret = syscall(__NR_finit_module, fd, params, 0);
 	if (ret && errno == EEXIST) {
 		/* left over from an earlier run */
 		sp_module_unload();
-		ret = syscall(__NR_finit_module, fd, "", 0);
+		ret = syscall(__NR_finit_module, fd, params, 0);
 	}
 	ret = ret ? -errno : 0;
 	close(fd);
 	return ret;
+}
+
+static int sp_module_load(const char *path)
+{
+	return sp_module_load_params(path, "");
 }
 
 /* An input written to a control file: @len bytes, at @off if >= 0. */
@@ -896,6 +901,61 @@ TEST_F_TIMEOUT(sp, module_point, T_LONG)
 }
 
 /* ---------------------------------------------------------------------- */
+/* 2a. a schedule point in a module's init text, which is freed at load */
+
+#define SP_MOD_FUNC_INIT	"sched_points_test_init_sleep"
+#define N_INIT_SLEEPS		3
+
+static bool sp_is_module_init_sleep(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_INIT) && sp_kind_schedule(e);
+}
+
+TEST_F_TIMEOUT(sp, module_init_point, T_LONG)
+{
+	char path[PATH_MAX], err[SP_ERR_MAX], sym[SP_SYM_MAX], params[32];
+	unsigned long long cnt;
+	const struct sp_entry *e;
+	const pid_t me = gettid();
+	struct sp_view v;
+	int ret, lines;
+	size_t i;
+
+	if (sp_module_path(path, sizeof(path)))
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	snprintf(params, sizeof(params), "init_sleeps=%d", N_INIT_SLEEPS);
+	ret = sp_module_load_params(path, params);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+
+	/* live: its init text is gone, the name was kept before */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	cnt = sp_count(&v, me, sp_is_module_init_sleep, &lines);
+	EXPECT_EQ((unsigned long long)N_INIT_SLEEPS, cnt)
+		log_lines(_metadata, &v, me);
+	e = sp_find(&v, me, sp_is_module_init_sleep);
+	ASSERT_NE(NULL, e);
+	snprintf(sym, sizeof(sym), "%s", e->symbol);
+	TH_LOG("init schedule point: %s", sym);
+	sp_view_free(&v);
+
+	ret = sp_module_unload();
+	ASSERT_EQ(0, ret) TH_LOG("delete_module: %s", strerror(-ret));
+	self->module_loaded = false;
+
+	/* unloaded: the same lines under the same name */
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(cnt, sp_count(&v, me, sp_is_module_init_sleep, NULL));
+	for (i = 0; i < v.nr; i++)
+		if (v.e[i].pid == (unsigned int)me &&
+		    sp_is_module_init_sleep(&v.e[i]))
+			EXPECT_STREQ(sym, v.e[i].symbol);
+	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
 /* 3. threads: own pid, common tgid; an exited task keeps its comm */
 
 struct thr_arg {
@@ -1369,6 +1429,60 @@ TEST_F_TIMEOUT(sp, reset_debugfs, T_SHORT)
 TEST_F_TIMEOUT(sp, reset_proc_write, T_SHORT)
 {
 	check_reset(_metadata, SP_PROC, "0", false);
+}
+
+/*
+ * vmalloc areas that sched-points made (the snapshot's records go in one:
+ * vmallocinfo names vmalloc_array(), or after its tail calls the function
+ * of sched-points that called it), or -errno.
+ */
+static int snapshot_areas(void)
+{
+	char line[512];
+	FILE *f;
+	int n = 0;
+
+	f = fopen("/proc/vmallocinfo", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "vmalloc_array") ||
+		     strstr(line, "sched_points_");
+	fclose(f);
+	return n;
+}
+
+TEST_F_TIMEOUT(sp, reset_write_only_open_no_snapshot, T_SHORT)
+{
+	char err[SP_ERR_MAX];
+	const pid_t me = gettid();
+	int before, during, fd;
+	struct sp_view v;
+
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	before = snapshot_areas();
+	ASSERT_LE(0, before) TH_LOG("/proc/vmallocinfo: %s", strerror(-before));
+
+	/* the probe sees a snapshot: an open for reading makes one */
+	fd = open(SP_PROC, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", SP_PROC, strerror(errno));
+	during = snapshot_areas();
+	close(fd);
+	ASSERT_LT(before, during)
+		TH_LOG("no snapshot area in /proc/vmallocinfo while %s is open for reading",
+		       SP_PROC);
+
+	/* an open for writing only makes none, and resets */
+	fd = open(SP_PROC, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", SP_PROC, strerror(errno));
+	EXPECT_EQ(before, snapshot_areas());
+	EXPECT_EQ(-1, lseek(fd, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(2, write(fd, "0\n", 2)) TH_LOG("reset: %s", strerror(errno));
+	close(fd);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_nanosleep, NULL));
+	sp_view_free(&v);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2465,6 +2579,71 @@ TEST_F_TIMEOUT(sp, unprivileged_open_denied, T_SHORT)
 	}
 
 	EXPECT_EQ(0, sp_chmod_restore(self)) TH_LOG("modes not put back");
+}
+
+/*
+ * In a new pid namespace (as its init): every open of the files that
+ * show pids must fail with EPERM. Returns a bit per open that did not,
+ * 8 when this task is not the namespace's init.
+ */
+static int other_ns_opens(void)
+{
+	static const struct { const char *path; int flags; } opens[] = {
+		{ SP_PROC, O_RDONLY }, { SP_PROC, O_WRONLY }, { SP_RAW, O_RDONLY },
+	};
+	int bad = getpid() == 1 ? 0 : 8;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(opens); i++) {
+		fd = open(opens[i].path, opens[i].flags | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		if (fd >= 0 || errno != EPERM)
+			bad |= 1 << i;
+	}
+	return bad;
+}
+
+TEST_F_TIMEOUT(sp, other_pid_namespace_denied, T_SHORT)
+{
+	int st, fd;
+	pid_t pid, g;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWPID))
+			_exit(100);
+		/* this task stays where it was: it may open */
+		fd = open(SP_PROC, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(101);
+		close(fd);
+		g = fork();
+		if (g < 0)
+			_exit(102);
+		if (g == 0)
+			_exit(other_ns_opens());
+		if (waitpid(g, &st, 0) != g || !WIFEXITED(st))
+			_exit(103);
+		_exit(WEXITSTATUS(st));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	st = WEXITSTATUS(st);
+	EXPECT_EQ(0, st) {
+		if (st == 100)
+			TH_LOG("unshare(CLONE_NEWPID) failed: a kernel without CONFIG_PID_NS");
+		else if (st > 100)
+			TH_LOG("setup step %d failed", st - 100);
+		else
+			TH_LOG("in a new pid namespace:%s%s%s%s",
+			       st & 1 ? " " SP_PROC " opened for reading" : "",
+			       st & 2 ? " " SP_PROC " opened for writing" : "",
+			       st & 4 ? " " SP_RAW " opened" : "",
+			       st & 8 ? " (not its init)" : "");
+	}
 }
 
 TEST_F_TIMEOUT(sp, kptr_restrict_2_hides_addresses, T_SHORT)

@@ -40,6 +40,10 @@
  *               hung-task detector reports; make check plants such a
  *               report after the tests (sp.inject=late) to show that a
  *               late report still fails the run.
+ *
+ * The module parameter init_sleeps=N makes the loading task call
+ * sched_points_test_init_sleep(), an __init function, N times before init
+ * returns: schedule() called from init text, which is freed right after.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -72,7 +76,7 @@ static struct dentry *spt_dir;
  * instead of sleep).  The selftest relies on every call of this function
  * being exactly one call of schedule() from it.
  */
-static noinline __noclone int sched_points_test_sleep(void)
+static __always_inline void spt_sleep_here(void)
 {
 	struct hrtimer_sleeper t;
 
@@ -86,6 +90,26 @@ static noinline __noclone int sched_points_test_sleep(void)
 	hrtimer_cancel(&t.timer);
 	__set_current_state(TASK_RUNNING);
 	destroy_hrtimer_on_stack(&t.timer);
+}
+
+static noinline __noclone int sched_points_test_sleep(void)
+{
+	spt_sleep_here();
+	return 0;
+}
+
+static unsigned int init_sleeps;
+module_param(init_sleeps, uint, 0444);
+MODULE_PARM_DESC(init_sleeps,
+		 "sleeps in sched_points_test_init_sleep() while loading (0..10000)");
+
+/*
+ * The same sleep, in init text: freed once the module is live, without a
+ * going event, so sched-points must name this call site before that.
+ */
+static noinline __noclone int __init sched_points_test_init_sleep(void)
+{
+	spt_sleep_here();
 	return 0;
 }
 
@@ -237,6 +261,11 @@ static const struct file_operations spt_fops = {
 static int __init spt_init(void)
 {
 	size_t i;
+
+	if (init_sleeps > SPT_MAX_CALLS)
+		return -EINVAL;
+	for (i = 0; i < init_sleeps; i++)
+		sched_points_test_init_sleep();
 
 	spt_dir = debugfs_create_dir("sched_points_test", NULL);
 	if (IS_ERR(spt_dir))
