@@ -10,7 +10,7 @@
  * tooltip with the exact figures.  Rows are tasks by --by (pid, tgid, comm).
  * Without -n and --columns the picture holds the top SP_MATRIX_TOP rows and
  * columns.  Labels longer than LABEL_MAX glyphs are cut in the middle, their
- * " [module]" kept.
+ * " [module]" or " (pid)" kept.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -160,19 +160,21 @@ static size_t glyph_off(const char *s, size_t n)
 
 /*
  * A label of at most LABEL_MAX glyphs: cut in the middle with "...", the
- * " [module]" at its end kept, so that a cut name still says its module.
+ * " [module]" or " (pid)" at its end kept, so that a cut name still says
+ * its module, a cut task name its pid or thread group.
  */
 static void cut_label(char *out, size_t len, const char *s)
 {
 	const char *mod = NULL;
 	size_t n = glyphs(s), keep;
+	char close = s[strlen(s) - 1];
 
 	if (n <= LABEL_MAX) {
 		snprintf(out, len, "%s", s);
 		return;
 	}
-	if (s[strlen(s) - 1] == ']') {
-		mod = strrchr(s, '[');
+	if (close == ']' || close == ')') {
+		mod = strrchr(s, close == ']' ? '[' : '(');
 		if (mod && mod > s && mod[-1] == ' ' && glyphs(mod) <= LABEL_MAX / 2)
 			mod--;
 		else

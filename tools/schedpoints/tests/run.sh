@@ -893,6 +893,9 @@ eq "heatmap: a cut label keeps its [module] (#16)" \
 	"$(sp -f "$OUT/long-sym.txt" heatmap | grep -o 'rotate(-90)">[^<]*' | sed 's/.*">//')" \
 	"a_function_name_long_enough_to_be_cut... [mymod]"
 
+printf 'sched_points version 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n7\t7\t3\tffffffff81000000\tf+0x1/0x2\t\\001\\002\\003\\004\\005\\006\\007\\010\\011\\012\\013\\014\\015\\016\\017\n' >"$OUT/long-comm.txt"
+eq "heatmap: a cut task label keeps its (pid), (tgid N) (#16)" \
+	"$(sp -f "$OUT/long-comm.txt" heatmap | grep -c '>\\001\\002.*\.\.\. (7)</text>'):$(sp -f "$OUT/long-comm.txt" heatmap -b tgid | grep -c '\.\.\. (tgid 7)</text>')" "1:1"
 # code shape (item 7)
 eq "one column writer: the per-column switch is in column.c only (#16)" \
 	"$(grep -l 'case SP_COL_' "$TOP"/*.c | xargs -n 1 basename | tr '\n' ' ')" "column.c "
