@@ -49,6 +49,7 @@ int sp_cmd_diff(const struct sp_opts *o, const char *a, const char *b)
 			sa.name, sb.name, why);
 		goto out;
 	}
+	sp_store_free(&sa);	/* the deltas are in sb: A's memory is not needed */
 	if (o->interval_given) {
 		interval = o->interval;
 	} else {
@@ -148,6 +149,7 @@ int sp_cmd_top(const struct sp_opts *o)
 			break;
 		}
 		double t_cur = now();
+		int reset;
 
 		out.sample = sample;
 		out.reset_msg = NULL;
@@ -161,7 +163,9 @@ int sp_cmd_top(const struct sp_opts *o)
 		}
 		if (clear)
 			fputs("\033[H\033[2J", out.fp);
-		if (sp_delta(&cur, &prev, why, sizeof(why))) {
+		reset = sp_delta(&cur, &prev, why, sizeof(why));
+		sp_store_free(&prev);	/* the deltas are in cur */
+		if (reset) {
 			snprintf(msg, sizeof(msg),
 				 "%s; the interval restarts from this snapshot", why);
 			fprintf(stderr, "schedpoints: sample %lu: %s\n", sample, msg);

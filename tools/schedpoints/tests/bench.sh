@@ -59,7 +59,7 @@ run "sites -n 0 (all rows)" table -f "$A" -n 0 sites
 run "tasks -n 0 (all rows)" json -f "$A" -F json -n 0 tasks
 run "matrix -n 0 --columns 10" table -f "$A" -n 0 --columns 10 matrix
 run "matrix -n 0 (1M cells)" folded -f "$A" -F folded -n 0 matrix
-run "heatmap -n 0 --columns 0 (1M cells)" svg -f "$A" heatmap -n 0 --columns 0
+run "heatmap -n 0 --columns 0 (all)" svg -f "$A" heatmap -n 0 --columns 0
 for fmt in table csv json folded prometheus; do
 	run "diff A B sites" "$fmt" -F "$fmt" diff "$A" "$B" -i 10 sites
 	run "diff A B matrix" "$fmt" -F "$fmt" diff "$A" "$B" -i 10 matrix
