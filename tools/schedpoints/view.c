@@ -774,7 +774,8 @@ static void permute(struct sp_group *g, uint32_t *perm, uint32_t n)
 
 /*
  * The whole order (no --top heap) by a first key that is a number below
- * 2^64, as counts always are: a stable LSD radix sort of (key, index), a
+ * 2^64, as counts always are, or a name by its rank among the names of its
+ * pool (sorted once, not once per group): a stable LSD radix sort of (key, index), a
  * byte at a time, skipping the bytes every key shares; then only runs of
  * equal keys are put in order by cmp_groups().  The order of qsort_r() with
  * cmp_items(), without its million-fold indirect comparisons (a third of
@@ -794,27 +795,91 @@ static int cmp_index(const void *pa, const void *pb, void *pctx)
 	return cmp_groups(&g[*(const uint32_t *)pa], &g[*(const uint32_t *)pb], pctx);
 }
 
+static int cmp_pool_ids(const void *pa, const void *pb, void *pctx)
+{
+	const struct sp_pool *p = pctx;
+	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+	uint32_t lx = sp_pool_len(p, x), ly = sp_pool_len(p, y);
+	int c = memcmp(sp_pool_str(p, x), sp_pool_str(p, y), lx < ly ? lx : ly);
+
+	return c ? c : lx < ly ? -1 : lx > ly;
+}
+
+/* The place of every string of a pool in byte order (cmp_comm(), cmp_site()). */
+static uint32_t *pool_ranks(const struct sp_pool *p)
+{
+	uint32_t *ids = sp_xrealloc(NULL, p->n ? p->n : 1, sizeof(*ids));
+	uint32_t *rank = sp_xrealloc(NULL, p->n ? p->n : 1, sizeof(*rank));
+	uint32_t i;
+
+	for (i = 0; i < p->n; i++)
+		ids[i] = i;
+	qsort_r(ids, p->n, sizeof(*ids), cmp_pool_ids, (void *)p);
+	for (i = 0; i < p->n; i++)
+		rank[ids[i]] = i;
+	free(ids);
+	return rank;
+}
+
+/*
+ * The first sort key of g as a number that sorts ascending: measures are
+ * higher first, pids and names (by their rank) lower first, -r the other
+ * way.  False when it needs more than 64 bits.
+ */
+static bool radix_key(const struct sp_result *r, const struct sort_ctx *ctx,
+		      const uint32_t *rank, const struct sp_group *g,
+		      uint64_t *out)
+{
+	enum sp_sort key = ctx->keys[0];
+	bool site = key == SP_SORT_SITE ||
+		    (key == SP_SORT_NAME && (r->keys & SP_K_SITE));
+	bool higher_first = false;
+	sp_u128 v = 0, mean;
+
+	if (site)
+		v = r->keys & SP_K_SITE ? rank[g->site] : 0;	/* as cmp_site() */
+	else if (key == SP_SORT_COMM || key == SP_SORT_NAME)
+		v = rank[g->comm];
+	else if (key == SP_SORT_PID)
+		v = g->pid;
+	else if (key == SP_SORT_TGID)
+		v = g->tgid;
+	else if (key == SP_SORT_MEAN) {	/* groups without a mean last */
+		v = sp_group_mean(r, g, &mean) ? mean + 1 : 0;
+		higher_first = true;
+	} else {
+		higher_first = fast_key(r, key, g, &v);
+	}
+	if (v >> 64)
+		return false;
+	*out = higher_first != ctx->reverse ? ~(uint64_t)v : (uint64_t)v;
+	return true;
+}
+
 static bool radix_order(const struct sp_result *r, const struct sort_ctx *ctx,
 			uint32_t *perm)
 {
-	uint32_t n = r->ngroups, i, j, count[256];
+	uint32_t n = r->ngroups, i, j, count[256], *rank = NULL;
 	struct radix_item *a = sp_xrealloc(NULL, n, sizeof(*a)), *b, *t;
 	uint64_t all_and = UINT64_MAX, all_or = 0;
+	enum sp_sort key = ctx->keys[0];
 	unsigned shift;
 
+	if (key == SP_SORT_SITE || (key == SP_SORT_NAME && (r->keys & SP_K_SITE)))
+		rank = pool_ranks(&r->sites);
+	else if (key == SP_SORT_COMM || key == SP_SORT_NAME)
+		rank = pool_ranks(&r->st->comms);
 	for (i = 0; i < n; i++) {
-		sp_u128 v = 0;
-
-		fast_key(r, ctx->keys[0], &r->groups[i], &v);
-		if (v >> 64) {
+		if (!radix_key(r, ctx, rank, &r->groups[i], &a[i].key)) {
+			free(rank);
 			free(a);
 			return false;
 		}
-		a[i].key = ctx->reverse ? (uint64_t)v : ~(uint64_t)v;
 		a[i].idx = i;
 		all_and &= a[i].key;
 		all_or |= a[i].key;
 	}
+	free(rank);
 	b = sp_xrealloc(NULL, n, sizeof(*b));
 	for (shift = 0; shift < 64; shift += 8) {
 		uint32_t sum = 0;
@@ -860,7 +925,7 @@ static void sort_groups(struct sp_result *r, const struct sort_ctx *sctx,
 	sp_u128 v = 0;
 
 	ctx.fast = sctx->nkeys && fast_key(r, sctx->keys[0], &r->groups[0], &v);
-	if (ctx.fast && !(top && top < n / 4) && radix_order(r, sctx, perm)) {
+	if (sctx->nkeys && !(top && top < n / 4) && radix_order(r, sctx, perm)) {
 		permute(r->groups, perm, n);
 		free(perm);
 		return;

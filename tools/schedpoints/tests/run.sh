@@ -801,13 +801,17 @@ eq "--sort sites,pid: the second key breaks ties of the first (#16)" \
 	"pid,sites 123,2 1,1 124,1 129,1 130,1 200,1 201,1 "
 eq "--sort count -r: reversed" "$(sp -f "$V" -F csv tasks -s count -r | sed -n 2p | cut -d, -f1)" "201"
 # the whole order of 100 rows, ties included (every task has 20 sites): a
-# radix sort of the first key, runs of equal keys by the tie-breakers
+# radix sort of the first key (a name by its rank), runs of equal keys by
+# the tie-breakers
 sp -f "$G" -F csv -n 0 -s sites tasks | tail -n +2 >"$OUT/sorted.csv"
 eq "-n 0 -s sites tasks: ties by the value, the time, then pid" \
 	"$(md5sum <"$OUT/sorted.csv")" "$(sort -t, -k7,7nr -k3,3nr -k4,4nr -k1,1n "$OUT/sorted.csv" | md5sum)"
 sp -f "$G" -F csv -n 0 -r tasks | tail -n +2 >"$OUT/sorted.csv"
 eq "-n 0 -r tasks: the first key reversed, the tie-breakers not" \
 	"$(md5sum <"$OUT/sorted.csv")" "$(sort -t, -k3,3n -k4,4nr -k1,1n "$OUT/sorted.csv" | md5sum)"
+sp -f "$G" -F csv -n 0 -s comm,pid tasks | tail -n +2 >"$OUT/sorted.csv"
+eq "-n 0 -s comm,pid tasks: names in byte order, then pids" \
+	"$(md5sum <"$OUT/sorted.csv")" "$(sort -t, -k8,8 -k1,1n "$OUT/sorted.csv" | md5sum)"
 usage -s count,speed tasks
 usage -s mean,,max tasks
 
