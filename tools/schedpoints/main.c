@@ -129,6 +129,12 @@ static int usage_error(const char *fmt, ...)
 	return SP_EXIT_USAGE;
 }
 
+static const char *const format_names[] = {
+	[SP_FMT_TABLE] = "table", [SP_FMT_CSV] = "csv",
+	[SP_FMT_JSON] = "json", [SP_FMT_FOLDED] = "folded",
+	[SP_FMT_PROM] = "prometheus", [SP_FMT_SVG] = "svg",
+};
+
 /* Index of s in names[], or -1. */
 #define pick(s, names)	pick_n(s, names, ARRAY_SIZE(names))
 static int pick_n(const char *s, const char *const *names, size_t n)
@@ -254,11 +260,6 @@ static void free_opts(struct sp_opts *o)
 
 static int parse_option(struct sp_opts *o, int c, const char *arg)
 {
-	static const char *const formats[] = {
-		[SP_FMT_TABLE] = "table", [SP_FMT_CSV] = "csv",
-		[SP_FMT_JSON] = "json", [SP_FMT_FOLDED] = "folded",
-		[SP_FMT_PROM] = "prometheus", [SP_FMT_SVG] = "svg",
-	};
 	static const char *const groups[] = {
 		[SP_GROUP_SITE] = "site", [SP_GROUP_FUNCTION] = "function",
 		[SP_GROUP_MODULE] = "module", [SP_GROUP_KIND] = "kind",
@@ -275,12 +276,13 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->file = arg;
 		break;
 	case 'F':
-		i = pick(arg, formats);
+		i = pick(arg, format_names);
 		if (i < 0 && !strcmp(arg, "prom"))
 			i = SP_FMT_PROM;
 		if (i < 0)
 			return usage_error("unknown format '%s' (table, csv, json, folded, prometheus, svg)", arg);
 		o->format = (enum sp_format)i;
+		o->format_given = true;
 		break;
 	case 'o':
 		o->output = arg;
@@ -423,8 +425,9 @@ static int select_view(struct sp_opts *o, int argc, char **argv)
 		o->group = SP_GROUP_KIND;
 	}
 	if (v->heatmap) {
-		if (o->format != SP_FMT_TABLE && o->format != SP_FMT_SVG)
-			return usage_error("%s writes SVG only", "heatmap");
+		if (o->format_given && o->format != SP_FMT_SVG)
+			return usage_error("heatmap writes SVG only: --format %s does not go with it (use matrix)",
+					   format_names[o->format]);
 		o->format = SP_FMT_SVG;
 	}
 	if (v->arg != ARG_NONE) {

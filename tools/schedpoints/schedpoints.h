@@ -400,6 +400,7 @@ struct sp_opts {
 	size_t columns;		/* matrix columns; 0: all */
 	bool columns_given;
 	enum sp_format format;
+	bool format_given;
 	bool pretty;
 	const char *file;	/* NULL: SP_DEFAULT_SOURCE */
 	const char *output;	/* -o */
