@@ -124,49 +124,44 @@ static void print_source(struct sp_out *out, const struct sp_result *r)
 			(long long)s->dropped);
 }
 
-static void fmt_rate(char *buf, size_t len, double rate)
+/* The text of column c for the whole result, as the column writes it. */
+static const char *total_text(const struct sp_result *r, enum sp_col c,
+			      char *buf, size_t len)
 {
-	if (rate < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.1f", rate);
-}
+	struct sp_group all = {
+		.count = r->total, .delta = r->total_delta,
+		.total_ns = r->total_ns, .delta_ns = r->total_delta_ns,
+	};
+	struct sp_cell cell;
+	size_t n;
 
-static void fmt_time_rate(char *buf, size_t len, double rate)
-{
-	if (rate < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.3f", rate);
+	sp_cell_get(r, &all, c, &cell);
+	/* numbers, rates and durations: always buf, NUL-terminated */
+	return sp_cell_text(&cell, true, buf, len, &n);
 }
 
 static void footer(struct sp_out *out, const struct sp_result *r,
 		   const char *what, uint32_t n, uint32_t shown)
 {
 	FILE *fp = out->fp;
-
-	char t1[32];
+	char a[64];
 
 	if (r->delta) {
-		char rate[32];
+		char b[64], c[64];
 
-		fmt_rate(rate, sizeof(rate), sp_rate(r, r->total_delta));
-		fprintf(fp, "delta %llu  rate %s/s  total %llu", (unsigned long long)r->total_delta,
-			rate, (unsigned long long)r->total);
-		if (r->time) {
-			char t2[32];
-
-			sp_fmt_duration(t1, sizeof(t1), r->total_delta_ns);
-			sp_fmt_duration(t2, sizeof(t2), r->total_ns);
-			fmt_time_rate(rate, sizeof(rate), sp_time_rate(r, r->total_delta_ns));
-			fprintf(fp, "  dtime %s  time/s %s  time %s", t1, rate, t2);
-		}
+		fprintf(fp, "delta %s  rate %s/s  total %s",
+			total_text(r, SP_COL_DELTA, a, sizeof(a)),
+			total_text(r, SP_COL_RATE, b, sizeof(b)),
+			total_text(r, SP_COL_COUNT, c, sizeof(c)));
+		if (r->time)
+			fprintf(fp, "  dtime %s  time/s %s  time %s",
+				total_text(r, SP_COL_DTIME, a, sizeof(a)),
+				total_text(r, SP_COL_TRATE, b, sizeof(b)),
+				total_text(r, SP_COL_TIME, c, sizeof(c)));
 	} else {
-		fprintf(fp, "total %llu", (unsigned long long)r->total);
-		if (r->time) {
-			sp_fmt_duration(t1, sizeof(t1), r->total_ns);
-			fprintf(fp, "  time %s", t1);
-		}
+		fprintf(fp, "total %s", total_text(r, SP_COL_COUNT, a, sizeof(a)));
+		if (r->time)
+			fprintf(fp, "  time %s", total_text(r, SP_COL_TIME, a, sizeof(a)));
 	}
 	fprintf(fp, "  %s %u", what, n);
 	if (shown < n)

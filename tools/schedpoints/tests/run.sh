@@ -904,6 +904,8 @@ eq "heatmap: a cut task label keeps its (pid), (tgid N) (#16)" \
 eq "one column writer: the per-column switch is in column.c only (#16)" \
 	"$(grep -l 'case SP_COL_' "$TOP"/*.c | xargs -n 1 basename | tr '\n' ' ')" "column.c "
 eq "one value formatter: no fmt_value in table.c (#16)" "$(grep -c 'fmt_value' "$TOP/table.c")" "0"
+eq "the table's footer through the column writer: no rate formatter of its own" \
+	"$(grep -cE 'fmt_(time_)?rate|sp_fmt_duration' "$TOP/table.c")" "0"
 eq "main.c: a command table, no magic indices or counts (#16)" \
 	"$(grep -c 'cmd_select' "$TOP/main.c"):$(grep -cE 'v == [0-9]|pick\([^)]*, [0-9]+\)' "$TOP/main.c")" "3:0"
 eq "delta.c: the delta algorithm only, top and diff in interval.c (#16)" \
