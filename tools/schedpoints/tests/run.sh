@@ -14,7 +14,8 @@
 #
 # FUZZ_SHORT=SECONDS (default 25, at least 1): bounded libFuzzer run.
 # SCALE_BIN=BINARY: the binary of the 200,000-line memory tests (default the
-# static build beside this script).
+# static build beside this script); SRC_DIR=DIR: the sources that the tests
+# of the code's shape read (default this script's tree).
 
 # shellcheck disable=SC2059 # fixtures are printf formats: their \t and \n are the point
 # shellcheck disable=SC2013 # options and names are read as words on purpose
@@ -900,16 +901,18 @@ eq "heatmap: a cut label keeps its [module] (#16)" \
 printf 'sched_points version 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n7\t7\t3\tffffffff81000000\tf+0x1/0x2\t\\001\\002\\003\\004\\005\\006\\007\\010\\011\\012\\013\\014\\015\\016\\017\n' >"$OUT/long-comm.txt"
 eq "heatmap: a cut task label keeps its (pid), (tgid N) (#16)" \
 	"$(sp -f "$OUT/long-comm.txt" heatmap | grep -c '>\\001\\002.*\.\.\. (7)</text>'):$(sp -f "$OUT/long-comm.txt" heatmap -b tgid | grep -c '\.\.\. (tgid 7)</text>')" "1:1"
-# code shape (item 7)
+# code shape (item 7); SRC_DIR=DIR reads another tree's sources (such as
+# the code before a fix)
+SRC=${SRC_DIR:-$TOP}
 eq "one column writer: the per-column switch is in column.c only (#16)" \
-	"$(grep -l 'case SP_COL_' "$TOP"/*.c | xargs -n 1 basename | tr '\n' ' ')" "column.c "
-eq "one value formatter: no fmt_value in table.c (#16)" "$(grep -c 'fmt_value' "$TOP/table.c")" "0"
+	"$(grep -l 'case SP_COL_' "$SRC"/*.c | xargs -n 1 basename | tr '\n' ' ')" "column.c "
+eq "one value formatter: no fmt_value in table.c (#16)" "$(grep -c 'fmt_value' "$SRC/table.c")" "0"
 eq "the table's footer through the column writer: no rate formatter of its own" \
-	"$(grep -cE 'fmt_(time_)?rate|sp_fmt_duration' "$TOP/table.c")" "0"
+	"$(grep -cE 'fmt_(time_)?rate|sp_fmt_duration' "$SRC/table.c")" "0"
 eq "main.c: a command table, no magic indices or counts (#16)" \
-	"$(grep -c 'cmd_select' "$TOP/main.c"):$(grep -cE 'v == [0-9]|pick\([^)]*, [0-9]+\)' "$TOP/main.c")" "3:0"
+	"$(grep -c 'cmd_select' "$SRC/main.c"):$(grep -cE 'v == [0-9]|pick\([^)]*, [0-9]+\)' "$SRC/main.c")" "3:0"
 eq "delta.c: the delta algorithm only, top and diff in interval.c (#16)" \
-	"$(grep -cE 'nanosleep|isatty|sp_cmd_top|sp_cmd_diff' "$TOP/delta.c"):$(grep -c '^int sp_cmd_' "$TOP/interval.c")" "0:2"
+	"$(grep -cE 'nanosleep|isatty|sp_cmd_top|sp_cmd_diff' "$SRC/delta.c"):$(grep -c '^int sp_cmd_' "$SRC/interval.c")" "0:2"
 
 # Prometheus: bounded cardinality, exact totals
 sp -f "$G" -F prometheus matrix >"$OUT/g.prom"
@@ -999,7 +1002,7 @@ for opt in $(grep -o -- '^ *-[a-zA-Z],' "$OUT/help" | tr -d ' ,'); do
 done
 eq "every short option in --help is in schedpoints.8" "${missing:-none}" "none"
 eq "no stale references (.spec/, shared/design, rows[].delta) in sources and docs (#16)" \
-	"$(grep -lE '\.spec/|shared/design|rows\[\]\.delta' "$TOP"/*.c "$TOP"/*.h "$TOP"/README.md "$TOP"/schedpoints.8 | tr '\n' ' ')" ""
+	"$(grep -lE '\.spec/|shared/design|rows\[\]\.delta' "$SRC"/*.c "$SRC"/*.h "$SRC"/README.md "$SRC"/schedpoints.8 | tr '\n' ' ')" ""
 missing=""
 for doc in $(grep -ohE 'Documentation/[A-Za-z0-9_/.-]+\.rst' "$TOP"/*.c "$TOP"/*.h "$TOP"/README.md "$TOP"/schedpoints.8 | sort -u); do
 	grep -q "^+++ b/$doc\$" "$TOP"/../../patches/*.patch || missing="$missing $doc"
