@@ -32,6 +32,7 @@ int sp_cmd_diff(const struct sp_opts *o, const char *a, const char *b)
 	struct sp_out out = { .o = o };
 	char why[512], tmp[4096];
 	double interval = 0;
+	uint64_t n;
 	int rc = SP_EXIT_ERROR;
 
 	if (!strcmp(a, "-") && !strcmp(b, "-")) {
@@ -62,8 +63,9 @@ int sp_cmd_diff(const struct sp_opts *o, const char *a, const char *b)
 	out.fp = sp_output_open(o, tmp, sizeof(tmp));
 	if (!out.fp)
 		goto out;
-	sp_render(&out, &sb, true, interval);
-	rc = sp_output_close(o, out.fp, tmp) ? SP_EXIT_ERROR : SP_EXIT_OK;
+	n = sp_render(&out, &sb, true, interval);
+	rc = sp_output_close(o, out.fp, tmp) || sp_no_match(o, n) ?
+	     SP_EXIT_ERROR : SP_EXIT_OK;
 out:
 	sp_store_free(&sa);
 	sp_store_free(&sb);

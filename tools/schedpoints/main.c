@@ -484,15 +484,8 @@ static int run(struct sp_opts *o)
 		return SP_EXIT_ERROR;
 	}
 	n = sp_render(&out, &st, false, 0);
-	rc = sp_output_close(o, out.fp, tmp) ? SP_EXIT_ERROR : SP_EXIT_OK;
-	/* a slice that matches nothing is an error, as grep's status says */
-	if (!n && o->view == SP_VIEW_SITE) {
-		fprintf(stderr, "schedpoints: no call site matches '%s'\n", o->view_arg);
-		rc = SP_EXIT_ERROR;
-	} else if (!n && o->view == SP_VIEW_TASK) {
-		fprintf(stderr, "schedpoints: no entry for pid %u\n", o->task_pid);
-		rc = SP_EXIT_ERROR;
-	}
+	rc = sp_output_close(o, out.fp, tmp) || sp_no_match(o, n) ?
+	     SP_EXIT_ERROR : SP_EXIT_OK;
 	sp_store_free(&st);
 	return rc;
 }

@@ -119,6 +119,21 @@ uint64_t sp_render(struct sp_out *out, const struct sp_store *st, bool delta,
 	return n;
 }
 
+int sp_no_match(const struct sp_opts *o, uint64_t n)
+{
+	if (n)
+		return 0;
+	if (o->view == SP_VIEW_SITE) {
+		fprintf(stderr, "schedpoints: no call site matches '%s'\n", o->view_arg);
+		return -1;
+	}
+	if (o->view == SP_VIEW_TASK) {
+		fprintf(stderr, "schedpoints: no entry for pid %u\n", o->task_pid);
+		return -1;
+	}
+	return 0;
+}
+
 FILE *sp_output_open(const struct sp_opts *o, char *tmp, size_t tmplen)
 {
 	FILE *fp;

@@ -615,6 +615,11 @@ int sp_input_ok(const struct sp_opts *o, const struct sp_store *st);
 /* Render store st for the view and format in o; returns rows matched. */
 uint64_t sp_render(struct sp_out *out, const struct sp_store *st, bool delta,
 	       double interval);
+/*
+ * A slice (site X, task PID) that matched no row (n from sp_render()) is
+ * an error, as grep's status says: say so on stderr and return -1.
+ */
+int sp_no_match(const struct sp_opts *o, uint64_t n);
 /* -o: open a temporary file beside FILE, then rename it over FILE. */
 FILE *sp_output_open(const struct sp_opts *o, char *tmp, size_t tmplen);
 int sp_output_close(const struct sp_opts *o, FILE *fp, const char *tmp);

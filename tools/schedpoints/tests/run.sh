@@ -281,6 +281,14 @@ eq "site with no match: exit 1 as grep, said on stderr (#16)" "$?:$(cat "$OUT/e"
 sp -f "$B" task 4242 >"$OUT/o" 2>"$OUT/e"
 eq "task with no match: exit 1 as grep, said on stderr (#16)" "$?:$(cat "$OUT/e")" \
 	"1:schedpoints: no entry for pid 4242"
+sp diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" site no_such_function >"$OUT/o" 2>"$OUT/e"
+eq "diff A B site X with no match: exit 1 as the view itself (#16)" "$?:$(cat "$OUT/e")" \
+	"1:schedpoints: no call site matches 'no_such_function'"
+sp diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" task 4242 >"$OUT/o" 2>"$OUT/e"
+eq "diff A B task PID with no match: exit 1 (#16)" "$?:$(cat "$OUT/e")" "1:schedpoints: no entry for pid 4242"
+sp diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" --kind preempt task 123 >"$OUT/o" 2>"$OUT/e"
+eq "diff A B task PID that matches but did not move: exit 0, no row" \
+	"$?:$(cat "$OUT/e"):$(tail -n 1 "$OUT/o")" "0::delta 0  rate -/s  total 10  dtime 0ns  time/s -  time 0ns  rows 0"
 eq "task PID: one task's sites" \
 	"$(sp -f "$B" -F csv task 123 | tr '\n' ' ')" \
 	"pid,tgid,count,comm,site 123,123,45,sleeper,do_nanosleep+0x6e/0x190 123,123,12,sleeper,schedule_timeout+0x9d/0x160 "
