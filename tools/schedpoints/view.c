@@ -1278,6 +1278,11 @@ int sp_opts_check(const struct sp_opts *o, char *why, size_t len)
 		return -1;
 	}
 	for (i = 0; i < o->nsort; i++) {
+		if (o->sort[i] == SP_SORT_PID && o->view == SP_VIEW_TASK) {
+			snprintf(why, len, "--sort pid: every row of 'task %u' has pid %u",
+				 o->task_pid, o->task_pid);
+			return -1;
+		}
 		if (!sort_applies(o, o->sort[i])) {
 			snprintf(why, len, "--sort %s: the %s view%s has no %s column",
 				 sp_sort_name(o->sort[i]), view,

@@ -834,7 +834,7 @@ for args in "-s comm sites" "-s pid sites" "-s tgid sites" "-s pid tasks -b tgid
 	eq "an option that does not apply is a usage error: $args (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|pretty\|group\|by\|columns\)')" "2:1"
 done
-for args in "-s tasks task 123" "--columns 3 sites" "--columns 3 -F folded matrix" "-F table heatmap"; do
+for args in "-s tasks task 123" "-s pid task 123" "-s count,pid task 123" "--columns 3 sites" "--columns 3 -F folded matrix" "-F table heatmap"; do
 	# shellcheck disable=SC2086
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args" \
