@@ -459,6 +459,17 @@ static int check_opts(const struct sp_opts *o, bool top, bool diff)
 				   o->format == SP_FMT_SVG ? "SVG" : "Prometheus");
 	if (o->interval_given && !top && !diff)
 		return usage_error("%s is only for top and diff", "--interval");
+	/*
+	 * diff, and top on a stream, take -i for the rates only: formats
+	 * without a rate would ignore it (top on a file also sleeps by it).
+	 */
+	if (o->interval_given && (diff || (o->file && !strcmp(o->file, "-"))) &&
+	    (o->format == SP_FMT_FOLDED || o->format == SP_FMT_SVG ||
+	     (o->format == SP_FMT_CSV && o->view == SP_VIEW_MATRIX)))
+		return usage_error("--interval only sets the rates of %s, and %s shows none",
+				   diff ? "diff" : "top on a stream",
+				   o->format == SP_FMT_FOLDED ? "--format folded" :
+				   o->format == SP_FMT_SVG ? "the heat map" : "the CSV matrix");
 	if (diff && o->file)
 		return usage_error("%s: diff reads the two files it is given", "--file");
 	if (sp_opts_check(o, why, sizeof(why)))

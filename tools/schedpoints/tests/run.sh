@@ -845,6 +845,17 @@ eq "help with an argument: a usage error, not ignored (#16)" "$?:$(head -n 1 "$O
 sp -F json help >/dev/null 2>"$OUT/e"
 eq "help with an option: a usage error, not ignored (#16)" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: help takes no option: it prints this text only"
 eq "help alone: the usage text" "$(sp help | head -n 1)" "Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
+for args in "-F folded -i 3" "-F csv -i 3 matrix" "-i 3 heatmap"; do
+	# shellcheck disable=SC2086
+	sp diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" $args >/dev/null 2>"$OUT/e"
+	eq "diff $args: -i sets rates that the format does not show, a usage error (#16)" \
+		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: --interval only sets the rates of diff, and .* shows none$')" "2:1"
+done
+cat "$FIX/v2-a.txt" "$FIX/v2-b.txt" | sp -f - -F folded -i 2 top >/dev/null 2>"$OUT/e"
+eq "top on a stream, -F folded -i 2: a usage error (#16)" \
+	"$?:$(head -n 1 "$OUT/e")" "2:schedpoints: --interval only sets the rates of top on a stream, and --format folded shows none"
+eq "top on a file, -F folded -i: the time between reads, no error" \
+	"$(sp -f "$FIX/v2-a.txt" -F folded -i 0.01 -c 1 top >/dev/null 2>&1; echo $?)" "0"
 for args in "top -c 2 -i 0.01 heatmap" "top -F prometheus -c 2 -i 0.01 sites"; do
 	# shellcheck disable=SC2086
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
