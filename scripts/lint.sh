@@ -84,6 +84,11 @@ for f in "${scripts[@]}"; do
 	[ -z "$out" ] || tap_comment <<<"$out"
 	tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "shellcheck $f"
 done
+# ... and a disable without its reason on its line hides a finding unsaid.
+out=$(cd "$REPO" && { grep -nE 'shellcheck +disable=' "${scripts[@]}" || true; } |
+	{ grep -vE 'disable=[A-Z0-9,]+ +# *[^ ]' || true; })
+[ -z "$out" ] || tap_comment <<<"$out"
+tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "shellcheck: every disable gives its reason on its line"
 
 # A harness SKIP() after a failed expectation erases the failure: the
 # suites use SP_SKIP() (selftests/sched_points/sp_helpers.h).

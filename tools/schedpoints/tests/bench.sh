@@ -36,7 +36,7 @@ run() {	# run VIEW FORMAT ARGS...
 	else
 		rc=$?
 	fi
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # the fields of one line, split on purpose
 	set -- $(tail -n 1 "$D/time.txt")
 	verdict=$(awk -v s="$1" -v k="$2" -v ms="$MAX_S" -v mm="$MAX_MB" -v rc="$rc" \
 		'BEGIN { print rc ? "FAILED" : (s > ms || k / 1024 > mm) ? "OVER" : "" }')
@@ -49,7 +49,7 @@ for view in "sites" "sites -g function" "sites -g module" "kinds" \
 	"tasks" "tasks -b tgid" "tasks -b comm" "site kernel_func_17" \
 	"site [mod3]" "task 1234" "matrix" "matrix -b comm" "matrix -T -g function"; do
 	for fmt in table csv json folded prometheus; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # words of options, split on purpose
 		run "$view" "$fmt" -f "$A" -F "$fmt" $view
 	done
 done
@@ -63,10 +63,10 @@ run "heatmap -n 0 --columns 0 (all)" svg -f "$A" heatmap -n 0 --columns 0
 for fmt in table csv json folded prometheus; do
 	# -i where the format shows rates (elsewhere it is a usage error)
 	case $fmt in folded) iv="" ;; *) iv="-i 10" ;; esac
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	run "diff A B sites" "$fmt" -F "$fmt" diff "$A" "$B" $iv sites
 	[ "$fmt" = csv ] && iv=""
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	run "diff A B matrix" "$fmt" -F "$fmt" diff "$A" "$B" $iv matrix
 done
 echo "$over over the limits"

@@ -163,7 +163,7 @@ totals_agree() {
 	got=""
 	for view in "sites" "sites -g function" "sites -g module" "kinds" "tasks" \
 		"tasks -b tgid" "tasks -b comm"; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # words of options, split on purpose
 		s=$(sp -f "$f" -F csv $view | csv_sum count)
 		got="$got $view=$s"
 		[ "$s" = "$want" ] || { fail "$name: totals agree across views" \
@@ -195,7 +195,7 @@ time_totals_agree() {
 	want=$(input_col total_ns "$f" | bigsum)
 	for view in "sites" "sites -g function" "sites -g module" "kinds" "tasks" \
 		"tasks -b tgid" "tasks -b comm" "-T sites" "-T tasks -b comm" "-T kinds"; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # words of options, split on purpose
 		s=$(sp -f "$f" -F csv $view | csv_sum total_ns)
 		[ "$s" = "$want" ] || { fail "$name: off-CPU time agrees across views" \
 			"input total_ns $want, '$view' sums to $s"; return; }
@@ -542,7 +542,7 @@ eq "version 1.1 with a mode word: read, shown, no kind or time columns" \
 	"source $M1  version 1.1  enabled 1  mode effective  cpus 1  capacity 16  used 2  entries 2  dropped 0:count,tasks,site"
 eq "version 1 kinds view: one unknown kind '-'" "$(sp -f "$B" -F csv kinds | tr '\n' ' ')" "count,tasks,kind 123,6,- "
 for opt in "-T" "--value time" "-s time" "--kind sleep"; do
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp -f "$B" $opt sites >"$OUT/o" 2>"$OUT/e"
 	eq "version 1 input with $opt: exit 1, said" "$?:$(cat "$OUT/o"):$(grep -c "^schedpoints: $B: .* of format version 2; the input is version 1$" "$OUT/e")" "1::1"
 done
@@ -779,11 +779,11 @@ eq "matrix -n 0: every row and column, cells sum to the input total" \
 S=${SCALE_BIN:-$TOP/schedpoints-static}
 sh "$T/gen-scale.sh" 200000 >"$OUT/gen200k.txt"
 for args in "matrix" "-F csv matrix" "-F json matrix" "heatmap" "matrix -n 0 --columns 20" "-F json -n 0 tasks"; do
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	# shellcheck disable=SC3045 # dash (Debian's sh) has ulimit -v
 	( ulimit -v 1000000; /usr/bin/time -o "$OUT/time" -f '%M %e' "$S" -f "$OUT/gen200k.txt" $args >/dev/null 2>"$OUT/err" )
 	rc=$?
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # the fields of one line, split on purpose
 	set -- $(tail -n 1 "$OUT/time") x x
 	case $args in matrix|*--columns*) tag=" (#16)" ;; *) tag="" ;; esac	# the others were bounded before
 	eq "200,000 lines, $args: exit 0 within 100 MB and 5 s$tag" \
@@ -792,10 +792,10 @@ done
 
 # the whole heat map draws its 200,000 cells, looked up one by one among
 # 10,000 x 12,000 (row, column) pairs before: 3.5 s, 0.5 s now
-# shellcheck disable=SC3045
+# shellcheck disable=SC3045 # dash (Debian's sh) has ulimit -v
 ( ulimit -v 1000000; /usr/bin/time -o "$OUT/time" -f '%M %e' "$S" -f "$OUT/gen200k.txt" heatmap -n 0 --columns 0 >"$OUT/whole.svg" 2>"$OUT/err" )
 rc=$?
-# shellcheck disable=SC2046
+# shellcheck disable=SC2046 # the fields of one line, split on purpose
 set -- $(tail -n 1 "$OUT/time") x x
 eq "200,000 lines, heatmap -n 0 --columns 0: every cell within 100 MB and 2 s (#16)" \
 	"$rc:$(awk -v k="$1" -v s="$2" 'BEGIN { print (k < 100000 && s < 2) ? "bounded" : k " KiB " s " s" }'):$(grep -c '^<rect x=.*<title>' "$OUT/whole.svg")" "0:bounded:200000"
@@ -829,13 +829,13 @@ for args in "-s comm sites" "-s pid sites" "-s tgid sites" "-s pid tasks -b tgid
 	"-s tgid tasks -b comm" "-p sites" "-p -F csv tasks" \
 	"-g function tasks" "-g module site do_nanosleep" "-b tgid sites" "-b comm kinds" \
 	"-b tgid task 123"; do
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|pretty\|group\|by\|columns\)')" "2:1"
 done
 for args in "-s tasks task 123" "-s pid task 123" "-s count,pid task 123" "--columns 3 sites" "--columns 3 -F folded matrix" "-F table heatmap"; do
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|columns\)')" "2:1"
@@ -846,7 +846,7 @@ sp -F json help >/dev/null 2>"$OUT/e"
 eq "help with an option: a usage error, not ignored (#16)" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: help takes no option: it prints this text only"
 eq "help alone: the usage text" "$(sp help | head -n 1)" "Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
 for args in "-F folded -i 3" "-F csv -i 3 matrix" "-i 3 heatmap"; do
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp diff "$FIX/v2-a.txt" "$FIX/v2-b.txt" $args >/dev/null 2>"$OUT/e"
 	eq "diff $args: -i sets rates that the format does not show, a usage error (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: --interval only sets the rates of diff, and .* shows none$')" "2:1"
@@ -857,7 +857,7 @@ eq "top on a stream, -F folded -i 2: a usage error (#16)" \
 eq "top on a file, -F folded -i: the time between reads, no error" \
 	"$(sp -f "$FIX/v2-a.txt" -F folded -i 0.01 -c 1 top >/dev/null 2>&1; echo $?)" "0"
 for args in "top -c 2 -i 0.01 heatmap" "top -F prometheus -c 2 -i 0.01 sites"; do
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "$args: whole documents one after the other on stdout is a usage error (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: top writes a whole .* document per sample: give -o FILE')" "2:1"
