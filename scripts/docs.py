@@ -28,8 +28,10 @@ on the line before it, one of these markers:
 
 Besides, it checks facts stated in several places: the textfile
 collector path (one path), README's list of make help targets, the
-cover letter's count of harness tests, the man page's date and the memory
-per CPU in the guide against the spec. Prints TAP (a plan last) and exits 1
+cover letter's count of harness tests, the man page's date, the memory
+per CPU in the guide against the spec, and that each example of the format
+in the spec (Documentation/scheduler/sched-points.rst in the kernel tree)
+parses as the tool reads it. Prints TAP (a plan last) and exits 1
 on any failure.
 """
 import difflib
@@ -242,6 +244,40 @@ def check_facts():
            % ('/'.join(g), s[-1] if s else None))
 
 
+def check_spec_examples(tmp):
+    """Each example of the format in the spec parses, as the tool reads it.
+
+    The examples show the head of a file: their entries line is set to
+    the data lines shown, everything else is as the spec prints it.
+    """
+    tree = os.environ.get('TREE', os.path.join(REPO, 'build/linux'))
+    spec = os.path.join(tree, 'Documentation/scheduler/sched-points.rst')
+    if not os.path.exists(spec):
+        result(False, 'spec examples: no %s (make tree)' % spec)
+        return
+    lines = read(spec).split('\n')
+    for start, line in enumerate(lines, 1):
+        if not line.startswith('\tsched_points version '):
+            continue
+        block = []
+        for ln in lines[start - 1:]:
+            if not ln.startswith('\t') or ln.startswith('\t# '):
+                break
+            block.append(ln[1:])
+        hdr = next((i for i, ln in enumerate(block)
+                    if ln.startswith('pid\t')), len(block))
+        block = [re.sub(r'^entries \d+$', 'entries %d' % (len(block) - hdr - 1),
+                        ln) for ln in block]
+        path = os.path.join(tmp, 'spec-example.txt')
+        with open(path, 'w') as f:
+            f.write('\n'.join(block) + '\n')
+        p = subprocess.run([TOOL, '-f', path, 'sites'], capture_output=True,
+                           text=True)
+        result(p.returncode == 0 and len(block) > hdr + 1,
+               'the spec\'s format example at line %d parses (%d lines)'
+               % (start, len(block)), p.stderr.strip().split('\n'))
+
+
 def main():
     update = sys.argv[1:] == ['--update']
     if not update and sys.argv[1:] != ['--check']:
@@ -249,6 +285,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for doc in DOCS:
             check_doc(doc, update, tmp)
+        check_spec_examples(tmp)
     check_facts()
     failed = 0
     for n, (ok, name, why) in enumerate(results, 1):
