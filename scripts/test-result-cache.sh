@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Test the result cache of the bisect check: change one patch of the
 # series (a comment added to the code of patch N, default the second to
-# last) on a scratch branch of the kernel tree, run the bisect check on
+# last, or the last before it that changes a .c file) on a scratch branch of the kernel tree, run the bisect check on
 # that branch, and require that exactly the prefixes before N come from
 # the cache and N and every later one are built again. TAP on stdout.
 # Run after a bisect check of the series itself (make check does one).
@@ -14,14 +14,24 @@ fi
 source "$(dirname "$0")/env.sh"
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse pristine..HEAD)
 total=${#commits[@]}
+c_files() { # c_files N: the .c files patch N changes
+	git -C "$TREE" diff-tree --no-commit-id --name-only -r "${commits[$1 - 1]}" -- '*.c'
+}
 nth=${1:-$((total - 1))}
 if [ "$nth" -lt 1 ] || [ "$nth" -gt "$total" ]; then
 	die "N must be in 1..$total"
 fi
+# By default the last patch but one that changes a .c file (a patch of
+# only a Makefile or a document has no code to put a comment in).
+if [ -z "${1:-}" ]; then
+	while [ "$nth" -gt 1 ] && [ -z "$(c_files "$nth")" ]; do
+		nth=$((nth - 1))
+	done
+fi
 target=${commits[nth - 1]}
 # A .c file of patch N that no later patch changes (the later patches must
 # still apply), else its first.
-mapfile -t files < <(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$target" -- '*.c')
+mapfile -t files < <(c_files "$nth")
 [ ${#files[@]} -gt 0 ] || die "patch $nth changes no .c file"
 file=${files[0]}
 for f in "${files[@]}"; do
