@@ -4513,6 +4513,8 @@ TEST_F_TIMEOUT(sp, cpu_hotplug, T_LONG)
 
 struct churn {
 	struct sp_shared sh;
+	/* Held by the writer around each write, by the test around unloads. */
+	pthread_rwlock_t unload;
 	pid_t writer;
 	unsigned long writes, calls, gone;
 	unsigned long proc_reads, raw_reads, lines, mod_lines;
@@ -4524,6 +4526,13 @@ struct churn {
  * found it removed), ENXIO (debugfs could not take a reference on a
  * module that is going), ENODEV.  Anything else is a failure.  The short
  * pause between writes lets delete_module(2) find the module unused.
+ *
+ * No write is under way while delete_module(2) runs (ch->unload): an open
+ * of a debugfs file between the moment the module's last reference is
+ * dropped and the moment it is marked going makes debugfs WARN ("debugfs
+ * file owner did not clean up at exit", fs/debugfs/file.c), a race of the
+ * module loader and debugfs, not of sched-points, which the test's taint
+ * check would take for ours.  The reader still reads throughout.
  */
 static void *churn_writer(void *p)
 {
@@ -4532,7 +4541,9 @@ static void *churn_writer(void *p)
 
 	__atomic_store_n(&ch->writer, gettid(), __ATOMIC_RELEASE);
 	while (!sh_stopped(&ch->sh)) {
+		pthread_rwlock_rdlock(&ch->unload);
 		ret = sp_write(SP_MOD_SLEEP, SP_STR(CHURN_CALLS));
+		pthread_rwlock_unlock(&ch->unload);
 		if (!ret) {
 			/* calls first: the test thread waits on writes */
 			sh_add(&ch->calls, CHURN_CALLS);
@@ -4654,7 +4665,8 @@ static int churn_unload(unsigned long *retries)
 
 TEST_F_TIMEOUT(sp, module_churn, T_LONG)
 {
-	struct churn ch = { .sh.lock = PTHREAD_MUTEX_INITIALIZER };
+	struct churn ch = { .sh.lock = PTHREAD_MUTEX_INITIALIZER,
+			    .unload = PTHREAD_RWLOCK_INITIALIZER };
 	unsigned long loads = 0, unloads = 0, retries = 0, w0;
 	unsigned long long merged, rawsum;
 	char path[PATH_MAX], err[SP_ERR_MAX];
@@ -4703,7 +4715,9 @@ TEST_F_TIMEOUT(sp, module_churn, T_LONG)
 		    !ch.sh.failed)
 			sh_fail(&ch.sh, "load %d: no write to %s got through in 10 s",
 				i + 1, SP_MOD_SLEEP);
+		pthread_rwlock_wrlock(&ch.unload);
 		ret = churn_unload(&retries);
+		pthread_rwlock_unlock(&ch.unload);
 		if (ret) {
 			sh_fail(&ch.sh, "unload %d: delete_module: %s", i + 1,
 				strerror(-ret));
