@@ -10,7 +10,8 @@ source "$(dirname "$0")/env.sh"
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
       rsync kmod ccache git busybox-static qemu-system-x86 clang
-      sparse codespell shellcheck python3 python3-ply python3-git file bpftrace)
+      sparse codespell shellcheck python3 python3-ply python3-git file bpftrace
+      dwarves)
 [ -n "${KERNEL_SRC:-}" ] || pkgs+=(linux-source-6.12)
 for f in "$REPO"/tools/*/debian-packages; do
 	[ -f "$f" ] && mapfile -t -O "${#pkgs[@]}" pkgs < <(grep -v '^#' "$f")
