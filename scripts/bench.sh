@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Measure what schedule-point accounting costs, against the same kernel
 # without the series (vanilla) and against the tools a user would run
-# instead on it (kprobe+hist, bpftrace). Guest time under QEMU
+# instead on a kernel configured as distributions configure tracing (the
+# peer kernel: kprobe+hist, bpftrace on kprobe, kfunc and sched_switch),
+# on a ping-pong and on a many-task workload. Guest time under QEMU
 # -icount shift=0 is 1 ns per guest instruction, so figures repeat run
 # after run. Writes build/bench/results.csv and results.md; asserts nothing.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,6s/^# \{0,1\}//p' "$0"
+	sed -n '2,8s/^# \{0,1\}//p' "$0"
 	cat <<'EOF'
 usage: scripts/bench.sh    (make bench)
   BENCH_TREE=DIR          a kernel tree with the series applied, built in DIR/obj
                           (default: the project's tree, as make check builds it)
   BENCH_VANILLA_TREE=DIR  the vanilla tree (default build/linux-vanilla, a git
-                          worktree of the kernel tree at tag pristine)
-  BENCH_ROUNDS=N BENCH_REPS=N    icount runs: round trips, runs (10000, 5)
+                          worktree of the kernel tree at tag pristine); its
+                          kernels: DIR/obj (vanilla) and DIR/obj-peer (peer:
+                          plus kernel-config/peer/distro-tracing.config)
+  BENCH_ONLY="vanilla peer series smp"   the guest runs to make (default all);
+                          a kernel is built only when a run needs it
+  BENCH_CONFIGS=A,B       within the runs, only these configurations
+                          (development: e.g. peer,bpftrace_kfunc)
+  BENCH_ROUNDS=N BENCH_REPS=N    icount ping-pong: round trips, runs (10000, 5)
+  BENCH_HB_GROUPS=N BENCH_HB_REPS=N   many-task workload: groups, runs (8, 3)
   BENCH_SMP_ROUNDS=N BENCH_SMP_REPS=N   real-time runs (1000, 21)
   BENCH_SMP_ACCEL=A       QEMU -accel of the 2-vCPU real-time run (default
                           tcg,thread=single; tcg,thread=multi runs the vCPUs
@@ -24,44 +33,65 @@ fi
 source "$(dirname "$0")/env.sh"
 start=$SECONDS
 out=$BUILD/bench
+only=" ${BENCH_ONLY:-vanilla peer series smp} "
+for r in $only; do
+	case $r in vanilla|peer|series|smp) ;; *) die "BENCH_ONLY: unknown run '$r'" ;; esac
+done
+runs() { for r in "$@"; do [[ $only == *" $r "* ]] && return 0; done; return 1; }
 "$REPO/scripts/install-deps.sh"
 mkdir -p "$out"
+: >"$out/results.raw"
+# phase NAME SECONDS: how long a step took, for the report.
+phase() { echo "host time $1 0 $2" >>"$out/results.raw"; }
 frags=
 for f in "$REPO"/kernel-config/*.config; do
 	case ${f##*/} in debug*) ;; *) frags+="${f##*/}"$'\n' ;; esac
 done
 
 # The series: the project's kernel, or BENCH_TREE.
-if [ -n "${BENCH_TREE:-}" ]; then
-	export TREE=$BENCH_TREE OBJ=$BENCH_TREE/obj
-	FRAGMENTS=$frags "$REPO/scripts/configure-kernel.sh"
-	kmake -s bzImage modules >"$out/series-build.log" 2>&1 || die "build failed: $out/series-build.log"
-else
-	export TREE OBJ
-	"$REPO/scripts/build-kernel.sh"
+if runs series smp; then
+	s=$SECONDS
+	if [ -n "${BENCH_TREE:-}" ]; then
+		export TREE=$BENCH_TREE OBJ=$BENCH_TREE/obj
+		FRAGMENTS=$frags "$REPO/scripts/configure-kernel.sh"
+		kmake -s bzImage >"$out/series-build.log" 2>&1 || die "build failed: $out/series-build.log"
+	else
+		export TREE OBJ
+		"$REPO/scripts/build-kernel.sh"
+	fi
+	phase build_series $((SECONDS - s))
+	series_obj=$OBJ
 fi
-"$REPO/scripts/build-selftests.sh"
-"$REPO/scripts/build-initramfs.sh"
-series_obj=$OBJ
+# The guests' initramfs: busybox, /init and bench/ (no kselftests).
+OBJ=$out/initramfs SP_SELFTESTS=0 "$REPO/scripts/build-initramfs.sh"
+initrd=$out/initramfs/initramfs.cpio.gz
 
-# Vanilla: the same fragments but sched-points.config, at tag pristine.
+# Vanilla: the same fragments but sched-points.config, at tag pristine;
+# peer: vanilla plus distribution tracing (ftrace, BTF), in obj-peer.
 vtree=${BENCH_VANILLA_TREE:-$BUILD/linux-vanilla}
-if [ ! -e "$vtree/Makefile" ]; then
+if runs vanilla peer && [ ! -e "$vtree/Makefile" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$vtree" pristine
 fi
-note "building the vanilla kernel in $vtree/obj"
-TREE=$vtree OBJ=$vtree/obj FRAGMENTS=$(grep -vx sched-points.config <<<"$frags") \
-	"$REPO/scripts/configure-kernel.sh"
-TREE=$vtree OBJ=$vtree/obj kmake -s bzImage >"$out/vanilla-build.log" 2>&1 ||
-	die "vanilla build failed: $out/vanilla-build.log"
+vfrags=$(grep -vx sched-points.config <<<"$frags")
+# build_vanilla NAME OBJ FRAGMENTS
+build_vanilla() {
+	local s=$SECONDS
+	note "building the $1 kernel in $2"
+	TREE=$vtree OBJ=$2 FRAGMENTS=$3 "$REPO/scripts/configure-kernel.sh"
+	TREE=$vtree OBJ=$2 kmake -s bzImage >"$out/$1-build.log" 2>&1 ||
+		die "$1 build failed: $out/$1-build.log"
+	phase "build_$1" $((SECONDS - s))
+}
+! runs vanilla || build_vanilla vanilla "$vtree/obj" "$vfrags"
+! runs peer || build_vanilla peer "$vtree/obj-peer" "$vfrags"$'\n'peer/distro-tracing.config
 
 # boot NAME KERNEL PART QEMU-ARGS [ACCEL]: one guest run; its output to
 # $out/NAME.txt, its result lines to $out/results.raw.
 boot() {
 	local s=$SECONDS rc=0
-	SP_ACCEL=${5:-} SP_KERNEL=$2 SP_QEMU_ARGS=$4 SP_TIMEOUT=${SP_TIMEOUT:-2400} \
-		SP_APPEND="sp.bench=$3 sp.rounds=${BENCH_ROUNDS:-10000} sp.reps=${BENCH_REPS:-5} sp.smprounds=${BENCH_SMP_ROUNDS:-1000} sp.smpreps=${BENCH_SMP_REPS:-21}" \
+	SP_ACCEL=${5:-} SP_KERNEL=$2 SP_INITRD=$initrd SP_QEMU_ARGS=$4 SP_TIMEOUT=${SP_TIMEOUT:-2400} \
+		SP_APPEND="sp.bench=$3 sp.rounds=${BENCH_ROUNDS:-10000} sp.reps=${BENCH_REPS:-5} sp.smprounds=${BENCH_SMP_ROUNDS:-1000} sp.smpreps=${BENCH_SMP_REPS:-21} sp.hbgroups=${BENCH_HB_GROUPS:-8} sp.hbreps=${BENCH_HB_REPS:-3}${BENCH_CONFIGS:+ sp.only=$BENCH_CONFIGS}" \
 		"$REPO/scripts/run-guest.sh" bench || rc=$?
 	cp "$BUILD/guest-bench/share/bench.txt" "$out/$1.txt" 2>/dev/null || : >"$out/$1.txt"
 	cp "$BUILD/guest-bench/console.log" "$out/$1-console.log"
@@ -70,14 +100,16 @@ boot() {
 	[ "$rc" = 0 ] || failed+=" $1"
 	sed -n 's/^R /'"$1"' /p' "$out/$1.txt" >>"$out/results.raw"
 	echo "$1 host loadavg 0 $(cut -d' ' -f1 /proc/loadavg)" >>"$out/results.raw"
+	phase "guest_$1" $((SECONDS - s))
 }
 failed=
-: >"$out/results.raw"
 icount="-icount shift=0,sleep=off"
 hostroot="-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
-boot vanilla "$vtree/obj/arch/x86/boot/bzImage" icount "$icount $hostroot"
-boot series "$series_obj/arch/x86/boot/bzImage" icount "$icount"
-boot smp "$series_obj/arch/x86/boot/bzImage" smp "" "${BENCH_SMP_ACCEL:-}"
+! runs vanilla || boot vanilla "$vtree/obj/arch/x86/boot/bzImage" icount "$icount"
+! runs peer || boot peer "$vtree/obj-peer/arch/x86/boot/bzImage" peer "$icount $hostroot"
+! runs series || boot series "$series_obj/arch/x86/boot/bzImage" icount "$icount"
+! runs smp || boot smp "$series_obj/arch/x86/boot/bzImage" smp "" "${BENCH_SMP_ACCEL:-}"
+phase total $((SECONDS - start))
 
 { echo "part,config,metric,rep,value"; tr ' ' , <"$out/results.raw"; } >"$out/results.csv"
 "$REPO/scripts/bench-report.sh" "$out/results.csv" "$((SECONDS - start))" >"$out/results.md"

@@ -4,7 +4,7 @@
 # tool built statically when it exists, and the programs of bench/.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	echo "usage: $0    (after build-kernel.sh and build-selftests.sh)"
+	echo "usage: [SP_SELFTESTS=0] $0    (after build-kernel.sh and build-selftests.sh)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -20,9 +20,12 @@ install -m 755 "$REPO"/scripts/guest/guest-* "$root/sbin/"
 install -m 755 "$REPO/scripts/guest/timeout" "$root/usr/bin/timeout"
 echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/false' >>"$root/etc/passwd"
-ks=$OBJ/kselftest/kselftest_install
-[ -x "$ks/run_kselftest.sh" ] || die "no kselftests in $ks (scripts/build-selftests.sh)"
-cp -a "$ks" "$root/kselftest"
+# SP_SELFTESTS=0: none (the benchmark's guests, whose kernels have none).
+if [ "${SP_SELFTESTS:-1}" != 0 ]; then
+	ks=$OBJ/kselftest/kselftest_install
+	[ -x "$ks/run_kselftest.sh" ] || die "no kselftests in $ks (scripts/build-selftests.sh)"
+	cp -a "$ks" "$root/kselftest"
+fi
 if [ -f "$REPO/tools/schedpoints/Makefile" ]; then
 	make -s -C "$REPO/tools/schedpoints" static >/dev/null ||
 		die "cannot build the pivot tool statically"
