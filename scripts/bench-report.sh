@@ -45,6 +45,18 @@ function added(p, c, w,   x) {
 }
 # The same on the many-task workload: the added time per run over the
 # schedule() calls of a run, counted on that kernel (ref[part]).
+# Its uncertainty: half the ranges of it and its baseline, per call.
+function hbunc(p, c,   x) {
+	x = "hb_ns_per_run"
+	if (!ref[p]) return 0
+	return (spread(p, c, x) + spread(bp(p, c), bp(p, c), x)) / 2 / ref[p]
+}
+# peer / series as a ratio; when the cost of the series is within its
+# uncertainty u, a lower bound: peer / (series + u).
+function ratio(peer, ser, u) {
+	if (u > 0 && ser <= u) return sprintf("≥ %.0fx", peer / ((ser > 0 ? ser : 0) + u))
+	return ser > 0 ? sprintf("%.1fx", peer / ser) : "-"
+}
 function hbadded(p, c,   x) {
 	x = "hb_ns_per_run"
 	if (!ref[p]) return 0
@@ -78,8 +90,9 @@ function hbrow(p, c, label,   x, b, m, s) {
 	s = s " | " (has(p, c, "hb_calls_per_run") ? sprintf("%.0f", first(p, c, "hb_calls_per_run")) : "-")
 	if (c == bp(p, c)) { print s " | - | - | - | " (has(p, c, "hb_entries") ? first(p, c, "hb_entries") : "-") " |"; return }
 	b = med(bp(p, c), bp(p, c), x)
-	s = s (ref[p] ? sprintf(" | %+.1f", hbadded(p, c)) : " | -") sprintf(" | %+.2f%%", 100 * (m - b) / b)
-	s = s " | " (p == "peer" && onh > 0 ? sprintf("%.1fx", hbadded(p, c) / onh) : "-")
+	# The uncertainty: half the ranges of both, over the calls of a run.
+	s = s (ref[p] ? sprintf(" | %+.1f (±%.0f)", hbadded(p, c), hbunc(p, c)) : " | -") sprintf(" | %+.2f%%", 100 * (m - b) / b)
+	s = s " | " (p == "peer" && c != "peer" && ref["series"] ? ratio(hbadded(p, c), onh, hbunc("series", "on")) : "-")
 	print s " | " (has(p, c, "hb_entries") ? first(p, c, "hb_entries") : "-") " |"
 }
 function goal(text, ok, fig) { printf "| %s | %s | %s |\n", text, fig, ok ? "met" : "**missed**" }
@@ -146,7 +159,7 @@ END {
 	if (has("vanilla", "vanilla", "hb_ns_per_run") || has("peer", "peer", "hb_ns_per_run")) {
 		print "## Many tasks (bench/hackbench.c), QEMU -icount shift=0"
 		print ""
-		printf "%s groups of 10 receivers and 10 sender slots over one-page pipes, half the groups pinned to each CPU, SCHED_BATCH, 1000-byte messages; a run makes %d tasks (%d of them short-lived senders) and %d messages; the median of %d runs after one untimed (± half the range), in millions of guest instructions. Added per schedule() call = added time per run / schedule() calls per run, counted on that kernel (%.0f by the series on, %.0f by the kprobe+hist trigger on the peer kernel). Entries: what the table or map held at the end (%d runs).\n\n",
+		printf "%s groups of 10 receivers and 10 sender slots over one-page pipes, half the groups pinned to each CPU, SCHED_BATCH, 1000-byte messages; a run makes %d tasks (%d of them short-lived senders) and %d messages; the median of %d runs after one untimed (± half the range), in millions of guest instructions. Added per schedule() call = added time per run / schedule() calls per run, counted on that kernel (%.0f by the series on, %.0f by the kprobe+hist trigger on the peer kernel); in brackets half the ranges of the configuration and its baseline over those calls: what the spread between runs leaves unresolved. Entries: what the table or map held at the end (%d runs).\n\n",
 			all("hb_tasks_per_run") / 70, all("hb_tasks_per_run"), all("hb_tasks_per_run") * 5 / 7,
 			all("hb_messages_per_run"), n["vanilla" SUBSEP "vanilla" SUBSEP "hb_ns_per_run"], ref["series"], ref["peer"], all("hb_runs")
 		print "| configuration | M ns per run | context switches per run | schedule() calls per run, counted | added per schedule() | vs baseline | added cost / series on | entries |"
@@ -174,26 +187,28 @@ END {
 	if (cheap != "" && onp > 0) {
 		print "## The series against each peer"
 		print ""
-		print "The ratio of each peer'"'"'s added cost per schedule() call to the series'"'"' (on; for the off-CPU time peer, time=1), on each workload."
+		print "The ratio of each peer'"'"'s added cost per schedule() call to the series'"'"' (on; for the off-CPU time peer, time=1), on each workload. Where the series'"'"' cost on the many-task workload is within its uncertainty (± half the ranges of it and vanilla, per call), the ratio is a lower bound: the peer'"'"'s cost over the series'"'"' cost plus that uncertainty."
 		print ""
 		print "| peer | ping-pong (pipe) | ratio | many tasks | ratio |"
 		print "| --- | ---: | ---: | ---: | ---: |"
 		t1p = has("series", "time=1", "pipe_ns_per_round") ? added("series", "time=1", "pipe") : 0
 		t1h = ref["series"] && has("series", "time=1", "hb_ns_per_run") ? hbadded("series", "time=1") : 0
+		uon = hbunc("series", "on"); ut1 = has("series", "time=1", "hb_ns_per_run") ? hbunc("series", "time=1") : 0
 		for (i = 1; i <= np; i++) {
 			c = peers[i]
 			if (!has("peer", c, "pipe_ns_per_round")) continue
 			bp1 = (c == "bpftrace_tp_time") ? t1p : onp
 			bh1 = (c == "bpftrace_tp_time") ? t1h : onh
+			uh1 = (c == "bpftrace_tp_time") ? ut1 : uon
 			hbp = has("peer", c, "hb_ns_per_run") && ref["peer"]
 			r1 = bp1 > 0 ? sprintf("%.1fx", added("peer", c, "pipe") / bp1) : "-"
 			h1 = hbp ? sprintf("%+.1f", hbadded("peer", c)) : "-"
-			r2 = hbp && bh1 > 0 ? sprintf("%.1fx", hbadded("peer", c) / bh1) : "-"
+			r2 = hbp && ref["series"] ? ratio(hbadded("peer", c), bh1, uh1) : "-"
 			printf "| %s%s | %+.1f | %s | %s | %s |\n", pl[c], c == cheap ? " (the cheapest that counts by task and caller)" : "",
 				added("peer", c, "pipe"), r1, h1, r2
 		}
 		printf "| series, on (time=1 for the time peer) | %+.1f (%+.1f) | 1x | %s (%s) | 1x |\n", onp, t1p,
-			onh ? sprintf("%+.1f", onh) : "-", t1h ? sprintf("%+.1f", t1h) : "-"
+			ref["series"] ? sprintf("%+.1f ±%.0f", onh, uon) : "-", ref["series"] && t1h ? sprintf("%+.1f ±%.0f", t1h, ut1) : "-"
 		print ""
 	}
 
