@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings lint series bench kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build lint series bench kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -15,6 +15,7 @@ help:
 	@echo "make bisect-check    every prefix of the series builds (build/series-check)"
 	@echo "make test-cache      change one patch on a scratch branch: only later prefixes rebuild"
 	@echo "make warnings        sparse and W=1 on the series' files, against the pristine tree"
+	@echo "make rt-build        the series' files and hooks compile on PREEMPT_RT (build/linux/obj-rt)"
 	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
 	@echo "                     (CAPTURE=DIR: first take a new demo capture, build/guest-demo/share)"
@@ -56,6 +57,9 @@ test-cache:
 
 warnings:
 	$(S)/warnings-check.sh
+
+rt-build:
+	$(S)/rt-build-check.sh
 
 bench:
 	$(S)/bench.sh

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The series on PREEMPT_RT, compiled (not booted): the reference config
+# plus kernel-config/rt/preempt-rt.config, in build/linux/obj-rt; the
+# objects that hold the hooks (the scheduler core, the rt-mutex and rtlock
+# waits, the entry code, exec, the series' own files) build without a
+# warning. TAP on stdout; a pass is kept by the hash of the tree, the
+# configs, the compiler and this script, and replayed as "(cached)".
+set -euo pipefail
+if [ "${1:-}" = --help ]; then
+	sed -n '2,7s/^# \{0,1\}//p' "$0"
+	exit 0
+fi
+source "$(dirname "$0")/env.sh"
+source "$REPO/scripts/result-cache.sh"
+"$REPO/scripts/prepare-tree.sh" >&2
+frag=$REPO/kernel-config/rt/preempt-rt.config
+ref=$(series_reference_config)
+OBJ=$TREE/obj-rt
+key=$({ echo rt-build; git -C "$TREE" rev-parse 'HEAD^{tree}'; toolchain_id
+	cat "$ref" "$frag"; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
+if result_get "$key" >/dev/null; then
+	result_get "$key" | sed 's/^ok .*/& (cached)/'
+	exit 0
+fi
+
+mkdir -p "$OBJ"
+cp "$ref" "$OBJ/.config"
+(cd "$OBJ" && "$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config "$frag" >/dev/null)
+kmake -s olddefconfig >/dev/null
+tap=$BUILD/rt-build.tap
+exec 3>"$tap"
+n=0 rc=0
+result() { # result STATUS DESCRIPTION: the next TAP line, to the TAP file
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2" >&3; else echo "not ok $n - $2" >&3; rc=1; fi
+}
+missing=$(grep -E '^CONFIG_' "$frag" | grep -vxF -f "$OBJ/.config" || true)
+while read -r sym; do
+	[ -z "$sym" ] || ! grep -q "^$sym=" "$OBJ/.config" || missing+=" $sym=(set)"
+done < <(sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$frag")
+result "$([ -z "$missing" ] && echo 0 || echo 1)" \
+	"PREEMPT_RT: every line of kernel-config/rt/preempt-rt.config took effect${missing:+ (not:$missing)}"
+
+mapfile -t touched < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.c')
+objs=(kernel/sched/core.o kernel/locking/rtmutex_api.o kernel/locking/spinlock_rt.o)
+for f in "${touched[@]}"; do
+	objs+=("${f%.c}.o")
+done
+mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
+(cd "$OBJ" && rm -f "${objs[@]}")
+log=$BUILD/rt-build.log
+kmake -k "${objs[@]}" >"$log" 2>&1 || true
+for o in "${objs[@]}"; do
+	src=${o%.o}.c
+	warned=$(grep -aE "^(\.\./)*$src:[0-9]+:[0-9]+: (warning|error|fatal error):" "$log" || true)
+	if [ -f "$OBJ/$o" ] && [ -z "$warned" ]; then
+		result 0 "PREEMPT_RT: $src builds without warnings"
+	else
+		# shellcheck disable=SC2001 # a prefix on every line of the text
+		sed "s/^/# /" <<<"${warned:-not built: see $log}" >&3
+		result 1 "PREEMPT_RT: $src builds without warnings"
+	fi
+done
+echo "1..$n" >&3
+exec 3>&-
+cat "$tap"
+[ "$rc" != 0 ] || result_put "$key" <"$tap"
+exit $rc
