@@ -75,6 +75,7 @@
 #define LOCKDEP_STATS	"/proc/lockdep_stats"
 #define SP_MOD_SLEEP	SP_DEBUGFS "/sched_points_test/sleep"
 #define SP_MOD_TIMEOUT	SP_DEBUGFS "/sched_points_test/timeout"
+#define SP_MOD_DOWN	SP_DEBUGFS "/sched_points_test/down"
 #define SP_MOD_PREEMPT	SP_DEBUGFS "/sched_points_test/preempt"
 #define SP_MOD_SPIN	SP_DEBUGFS "/sched_points_test/spin"
 #define SP_MOD_COND	SP_DEBUGFS "/sched_points_test/cond_resched"
@@ -2998,6 +2999,47 @@ TEST_F_TIMEOUT(sp, effective_mode_module, T_LONG)
 	TH_LOG("caller schedule point: %s", e->symbol);
 	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_module_timeout, NULL))
 		TH_LOG("%s named in the caller mode", SP_MOD_FUNC_TIMEOUT);
+	sp_view_free(&v);
+}
+
+/*
+ * Waits through a __sched function that realigns its stack: the size of
+ * __down_common()'s frame depends on its caller's, so a walk that cached
+ * it from one caller must not apply it to the other. Each of the two
+ * callers, whose frames differ by one word, is named; no wait lands on a
+ * bare address or anywhere else.
+ */
+#define N_DOWNS	40
+
+TEST_F_TIMEOUT(sp, effective_mode_realigned_frames, T_LONG)
+{
+	unsigned long long even, odd, bare;
+	char path[PATH_MAX], err[SP_ERR_MAX];
+	pid_t me = gettid();
+	struct sp_view v;
+	int ret, lines;
+
+	if (sp_module_path(path, sizeof(path)))
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+
+	ASSERT_EQ(0, sp_configure("effective", 0, 0));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_DOWN, N_DOWNS));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	even = sp_count(&v, me, sp_is_module_down_even, &lines);
+	odd = sp_count(&v, me, sp_is_module_down_odd, &lines);
+	bare = sp_count(&v, me, sp_is_bare_address, &lines);
+	TH_LOG("%llu waits at %s, %llu at %s, %llu at bare addresses", even,
+	       SP_MOD_FUNC_DOWN_EVEN, odd, SP_MOD_FUNC_DOWN_ODD, bare);
+	/* a wait whose timer fired first is no wait: most are */
+	EXPECT_GE(even, N_DOWNS / 4) log_lines(_metadata, &v, me);
+	EXPECT_GE(odd, N_DOWNS / 4) log_lines(_metadata, &v, me);
+	EXPECT_LE(even + odd, N_DOWNS);
+	EXPECT_EQ(0ULL, bare) log_lines(_metadata, &v, me);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_sched_wrapper, &lines))
+		log_lines(_metadata, &v, me);
 	sp_view_free(&v);
 }
 

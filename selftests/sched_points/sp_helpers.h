@@ -1279,6 +1279,8 @@ static inline bool sp_is_schedule_timeout(const struct sp_entry *e)
 #define SP_MOD_NAME		"sched_points_test"
 #define SP_MOD_FUNC		"sched_points_test_sleep"
 #define SP_MOD_FUNC_TIMEOUT	"sched_points_test_timeout"
+#define SP_MOD_FUNC_DOWN_EVEN	"sched_points_test_down_even"
+#define SP_MOD_FUNC_DOWN_ODD	"sched_points_test_down_odd"
 #define SP_MOD_FUNC_PREEMPT	"sched_points_test_preempt"
 #define SP_MOD_FUNC_SPIN	"sched_points_test_spin"
 #define SP_MOD_FUNC_COND	"sched_points_test_cond_resched"
@@ -1302,6 +1304,22 @@ static inline bool sp_is_module_sleep(const struct sp_entry *e)
 static inline bool sp_is_module_timeout(const struct sp_entry *e)
 {
 	return sp_in_module_func(e, SP_MOD_FUNC_TIMEOUT) && sp_kind_schedule(e);
+}
+
+static inline bool sp_is_module_down_even(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_DOWN_EVEN) && sp_kind_schedule(e);
+}
+
+static inline bool sp_is_module_down_odd(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_DOWN_ODD) && sp_kind_schedule(e);
+}
+
+/* A line whose call site is no symbol: a bare address */
+static inline bool sp_is_bare_address(const struct sp_entry *e)
+{
+	return !e->func[0];
 }
 
 static inline bool sp_is_module_preempt(const struct sp_entry *e)

@@ -33,6 +33,15 @@
  *               runnable on the CPU, the timer interrupt preempts it in
  *               preempt_schedule_irq() (kind preempt) at an instruction of
  *               its own.
+ * down          N waits on a semaphore that an hrtimer releases about a
+ *               millisecond later, alternately from
+ *               sched_points_test_down_even() and
+ *               sched_points_test_down_odd(), whose frames differ by one
+ *               word: the wait goes through down() and __down_common(),
+ *               which realigns its stack (and $-16, %rsp), so that its
+ *               frame's size differs between the two; in the effective
+ *               mode each must still be named (a call whose timer fired
+ *               first does not wait, so fewer than N may be counted).
  * block         sched_points_test_block() takes N as milliseconds instead:
  *               one uninterruptible sleep of N ms in a single call of
  *               schedule_timeout_uninterruptible().  A task that waits in
@@ -59,6 +68,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/semaphore.h>
 #include <linux/time64.h>
 
 #define SPT_MAX_CALLS	10000
@@ -157,6 +167,48 @@ static noinline __noclone int sched_points_test_cond_resched(void)
 	return ret;
 }
 
+/* Released by spt_up_timer about SPT_SLEEP_NS after each spt_down(). */
+static DEFINE_SEMAPHORE(spt_sem, 0);
+static struct hrtimer spt_up_timer;
+
+static enum hrtimer_restart spt_up(struct hrtimer *timer)
+{
+	up(&spt_sem);
+	return HRTIMER_NORESTART;
+}
+
+static __always_inline void spt_down(void)
+{
+	hrtimer_start(&spt_up_timer, ns_to_ktime(SPT_SLEEP_NS),
+		      HRTIMER_MODE_REL);
+	down(&spt_sem);
+}
+
+/* Wait in down(); the barrier() keeps the call from being a tail call. */
+static noinline __noclone int sched_points_test_down_even(void)
+{
+	spt_down();
+	barrier();
+	return 0;
+}
+
+/* The same, with one more word of stack: the other alignment. */
+static noinline __noclone int sched_points_test_down_odd(void)
+{
+	volatile unsigned long pad = 0;
+
+	spt_down();
+	return pad;
+}
+
+static int spt_down_alternately(void)
+{
+	static unsigned int calls;
+
+	return calls++ & 1 ? sched_points_test_down_odd() :
+			     sched_points_test_down_even();
+}
+
 /*
  * Sleep @ms milliseconds in D state, in one wait: the hung-task detector
  * reports the writer when its timeout is shorter than @ms.
@@ -210,6 +262,7 @@ static struct spt_point spt_points[] = {
 	{ .name = "preempt",	  .mode = 0200, .call = sched_points_test_preempt },
 	{ .name = "cond_resched", .mode = 0600,
 	  .call = sched_points_test_cond_resched },
+	{ .name = "down",	  .mode = 0200, .call = spt_down_alternately },
 	{ .name = "block",	  .mode = 0200, .call_once = sched_points_test_block },
 	{ .name = "spin",	  .mode = 0200, .call_once = sched_points_test_spin },
 };
@@ -266,6 +319,8 @@ static int __init spt_init(void)
 		return -EINVAL;
 	for (i = 0; i < init_sleeps; i++)
 		sched_points_test_init_sleep();
+	hrtimer_init(&spt_up_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	spt_up_timer.function = spt_up;
 
 	spt_dir = debugfs_create_dir("sched_points_test", NULL);
 	if (IS_ERR(spt_dir))
@@ -282,6 +337,7 @@ module_init(spt_init);
 static void __exit spt_exit(void)
 {
 	debugfs_remove(spt_dir);
+	hrtimer_cancel(&spt_up_timer);
 }
 module_exit(spt_exit);
 
