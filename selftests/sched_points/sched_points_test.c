@@ -649,8 +649,9 @@ static int switch_preempt_model(FIXTURE_DATA(sp) *self, const char *model)
  * module's preempt_enable() enters preempt_schedule(). False when the
  * test skipped (no module, a kernel that cannot preempt): return then.
  */
-static bool load_module_preemptible(struct __test_metadata *_metadata,
-				    FIXTURE_DATA(sp) *self)
+/* Load the test module (unloaded by the fixture); false: skipped. */
+static bool load_test_module(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(sp) *self)
 {
 	char path[PATH_MAX];
 	int ret;
@@ -658,6 +659,21 @@ static bool load_module_preemptible(struct __test_metadata *_metadata,
 	if (sp_module_path(path, sizeof(path)))
 		SP_SKIP(return false, "test_modules/%s.ko not found",
 			SP_MOD_NAME);
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+	return true;
+}
+
+static bool load_module_preemptible(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(sp) *self)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	/* Skipped before the preemption model is switched. */
+	if (sp_module_path(path, sizeof(path)))
+		return load_test_module(_metadata, self);
 	if (!access(SCHED_PREEMPT, F_OK)) {
 		ret = switch_preempt_model(self, "full");
 		ASSERT_EQ(0, ret) TH_LOG("%s: full: %s", SCHED_PREEMPT,
@@ -667,10 +683,7 @@ static bool load_module_preemptible(struct __test_metadata *_metadata,
 			"kernel not preemptible (no %s, no PREEMPT in uname -v): preempt_enable() never calls preempt_schedule()",
 			SCHED_PREEMPT);
 	}
-	ret = sp_module_load(path);
-	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
-	self->module_loaded = true;
-	return true;
+	return load_test_module(_metadata, self);
 }
 
 FIXTURE_SETUP(sp)
@@ -2949,18 +2962,15 @@ TEST_F_TIMEOUT(sp, modes_and_switches_report_state, T_LONG)
 
 TEST_F_TIMEOUT(sp, effective_mode_module, T_LONG)
 {
-	char path[PATH_MAX], err[SP_ERR_MAX], word[SP_WORD_MAX];
+	char err[SP_ERR_MAX], word[SP_WORD_MAX];
 	unsigned long long cnt;
 	const struct sp_entry *e;
 	pid_t me = gettid();
 	struct sp_view v;
-	int ret, lines;
+	int lines;
 
-	if (sp_module_path(path, sizeof(path)))
-		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
-	ret = sp_module_load(path);
-	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
-	self->module_loaded = true;
+	if (!load_test_module(_metadata, self))
+		return;
 
 	/* effective: sched_points_test_timeout(), past schedule_timeout() */
 	ASSERT_EQ(0, sp_configure("effective", 0, 0));
@@ -3014,16 +3024,13 @@ TEST_F_TIMEOUT(sp, effective_mode_module, T_LONG)
 TEST_F_TIMEOUT(sp, effective_mode_realigned_frames, T_LONG)
 {
 	unsigned long long even, odd, bare;
-	char path[PATH_MAX], err[SP_ERR_MAX];
+	char err[SP_ERR_MAX];
 	pid_t me = gettid();
 	struct sp_view v;
-	int ret, lines;
+	int lines;
 
-	if (sp_module_path(path, sizeof(path)))
-		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
-	ret = sp_module_load(path);
-	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
-	self->module_loaded = true;
+	if (!load_test_module(_metadata, self))
+		return;
 
 	ASSERT_EQ(0, sp_configure("effective", 0, 0));
 	ASSERT_EQ(0, sp_write_uint(SP_MOD_DOWN, N_DOWNS));
