@@ -27,7 +27,7 @@ mkdir -p "$OBJ"
 cp "$ref" "$OBJ/.config"
 (cd "$OBJ" && "$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" .config "$frag" >/dev/null)
 kmake -s olddefconfig >/dev/null
-tap=$BUILD/rt-build.tap
+tap=$OBJ/rt-build-result.tap
 exec 3>"$tap"
 n=0 rc=0
 result() { # result STATUS DESCRIPTION: the next TAP line, to the TAP file
@@ -48,7 +48,7 @@ for f in "${touched[@]}"; do
 done
 mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 (cd "$OBJ" && rm -f "${objs[@]}")
-log=$BUILD/rt-build.log
+log=$OBJ/rt-build-make.log
 kmake -k "${objs[@]}" >"$log" 2>&1 || true
 for o in "${objs[@]}"; do
 	src=${o%.o}.c
