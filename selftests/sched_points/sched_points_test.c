@@ -74,6 +74,9 @@
 #define TAINTED		"/proc/sys/kernel/tainted"
 #define LOCKDEP_STATS	"/proc/lockdep_stats"
 #define SP_MOD_SLEEP	SP_DEBUGFS "/sched_points_test/sleep"
+#define SP_MOD_SLEEP_S	SP_DEBUGFS "/sched_points_test/sleep_interruptible"
+#define SP_MOD_SLEEP_I	SP_DEBUGFS "/sched_points_test/sleep_idle"
+#define SP_MOD_NAP	SP_DEBUGFS "/sched_points_test/nap"
 #define SP_MOD_TIMEOUT	SP_DEBUGFS "/sched_points_test/timeout"
 #define SP_MOD_DOWN	SP_DEBUGFS "/sched_points_test/down"
 #define SP_MOD_PREEMPT	SP_DEBUGFS "/sched_points_test/preempt"
@@ -578,6 +581,7 @@ FIXTURE(sp) {
 	unsigned long long saved_entries;
 	unsigned long long saved_time;
 	unsigned long long saved_kinds;
+	unsigned long long saved_hist;
 	char saved_mode[SP_WORD_MAX];
 	char saved_preempt[32];		/* "" unless a test changed it */
 	unsigned long long taint;
@@ -717,12 +721,16 @@ FIXTURE_SETUP(sp)
 				  sizeof(self->saved_mode)));
 	ASSERT_EQ(0, sp_read_uint(SP_TIME, &self->saved_time));
 	ASSERT_EQ(0, sp_read_uint(SP_KINDS, &self->saved_kinds));
+	ASSERT_EQ(0, sp_read_uint(SP_HIST, &self->saved_hist))
+		TH_LOG("%s: %s (a kernel before interface version 3?)",
+		       SP_HIST, strerror(errno));
 	self->taint = read_taint();
 	self->debug_locks = read_debug_locks();
 
 	/* mode, time and kinds are written only while accounting is off */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	ASSERT_EQ(0, sp_write(SP_MODE, "caller"));
+	/* time off turns hist off too */
 	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
 	ASSERT_EQ(0, sp_write(SP_KINDS, "0"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
@@ -775,6 +783,8 @@ FIXTURE_TEARDOWN(sp)
 	EXPECT_EQ(0, sp_write(SP_MODE, self->saved_mode));
 	EXPECT_EQ(0, sp_write_uint(SP_TIME, self->saved_time));
 	EXPECT_EQ(0, sp_write_uint(SP_KINDS, self->saved_kinds));
+	/* after time: hist on turns time on, time off turns hist off */
+	EXPECT_EQ(0, sp_write_uint(SP_HIST, self->saved_hist));
 	EXPECT_EQ(0, sp_write_uint(SP_ENABLE, self->saved_enable));
 
 	/* No splat: no new bad taint, lockdep still on. */
@@ -1925,6 +1935,11 @@ TEST_F_TIMEOUT(sp, bad_writes_kinds, T_SHORT)
 	check_bad_switch(_metadata, SP_KINDS);
 }
 
+TEST_F_TIMEOUT(sp, bad_writes_hist, T_SHORT)
+{
+	check_bad_switch(_metadata, SP_HIST);
+}
+
 /*
  * Bad writes from several threads at once, to every writable file: each
  * one refused, and nothing changed -- in particular nothing reset, even by
@@ -1941,6 +1956,7 @@ TEST_F_TIMEOUT(sp, bad_writes_kinds, T_SHORT)
 
 static const char * const cw_files[] = {
 	SP_ENABLE, SP_RESET, SP_PROC, SP_ENTRIES, SP_MODE, SP_TIME, SP_KINDS,
+	SP_HIST,
 };
 
 /* Bad for every file above. */
@@ -1972,7 +1988,8 @@ static bool cw_expected(const char *path, const struct sp_input *in,
 	/* these refuse any write while accounting is on, and only then */
 	return enabled && r == -EBUSY &&
 	       (!strcmp(path, SP_ENTRIES) || !strcmp(path, SP_MODE) ||
-		!strcmp(path, SP_TIME) || !strcmp(path, SP_KINDS));
+		!strcmp(path, SP_TIME) || !strcmp(path, SP_KINDS) ||
+		!strcmp(path, SP_HIST));
 }
 
 static void *cw_write_loop(void *arg)
@@ -2265,6 +2282,7 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 		{ SP_PROC, 0600 }, { SP_ENABLE, 0600 }, { SP_RESET, 0200 },
 		{ SP_ENTRIES, 0600 }, { SP_STATS, 0400 }, { SP_RAW, 0400 },
 		{ SP_MODE, 0600 }, { SP_TIME, 0600 }, { SP_KINDS, 0600 },
+		{ SP_HIST, 0600 },
 	};
 	struct stat st;
 	size_t i;
@@ -4975,6 +4993,299 @@ TEST_F_TIMEOUT(sp, resize_enomem_keeps_table, T_SHORT)
 	EXPECT_GE(cnt, before + NS)
 		TH_LOG("%llu nanosleep hits, had %llu before the failed resize",
 		       cnt, before);
+	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 20. sleep states and histograms of off-CPU time */
+
+static bool sp_is_module_sleep_d(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC);
+}
+
+static bool sp_is_module_sleep_s(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_SLEEP_S);
+}
+
+static bool sp_is_module_sleep_i(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_SLEEP_I);
+}
+
+static bool sp_is_module_nap(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_NAP);
+}
+
+/* The one line of @pid at @match with @kind, or NULL (a second fails). */
+static const struct sp_entry *
+kind_line(struct __test_metadata *_metadata, const struct sp_view *v,
+	  pid_t pid, bool (*match)(const struct sp_entry *e), int kind)
+{
+	const struct sp_entry *found = NULL;
+	size_t i;
+
+	for (i = 0; i < v->nr; i++) {
+		const struct sp_entry *e = &v->e[i];
+
+		if (e->pid != (unsigned int)pid || !match(e) || e->kind != kind)
+			continue;
+		EXPECT_EQ(NULL, found) TH_LOG("two %s lines at %s",
+					      sp_kind_name(kind), e->symbol);
+		found = e;
+	}
+	return found;
+}
+
+/*
+ * A sleep in D (TASK_UNINTERRUPTIBLE), S (TASK_INTERRUPTIBLE) and I
+ * (TASK_IDLE) at three module functions: three kinds, disk_sleep, sleep
+ * and idle, and no other wait kind at each.  Every call is one schedule()
+ * call: its wait kind, or a yield when the timer fired first.
+ */
+#define N_STATE_SLEEPS	20
+
+TEST_F_TIMEOUT(sp, sleep_states_are_kinds, T_SHORT)
+{
+	static const struct {
+		const char *file;
+		bool (*match)(const struct sp_entry *e);
+		int kind;
+	} points[] = {
+		{ SP_MOD_SLEEP, sp_is_module_sleep_d, SP_KIND_DISK_SLEEP },
+		{ SP_MOD_SLEEP_S, sp_is_module_sleep_s, SP_KIND_SLEEP },
+		{ SP_MOD_SLEEP_I, sp_is_module_sleep_i, SP_KIND_IDLE },
+	};
+	static const int waits[] = {
+		SP_KIND_SLEEP, SP_KIND_DISK_SLEEP, SP_KIND_IDLE,
+	};
+	const struct sp_entry *e, *y;
+	char err[SP_ERR_MAX];
+	pid_t me = gettid();
+	struct sp_view v;
+	size_t i, k;
+
+	if (!load_test_module(_metadata, self))
+		return;
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	for (i = 0; i < ARRAY_SIZE(points); i++)
+		ASSERT_EQ(0, sp_write_uint(points[i].file, N_STATE_SLEEPS));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	for (i = 0; i < ARRAY_SIZE(points); i++) {
+		e = kind_line(_metadata, &v, me, points[i].match, points[i].kind);
+		y = kind_line(_metadata, &v, me, points[i].match, SP_KIND_YIELD);
+		ASSERT_NE(NULL, e) {
+			TH_LOG("no %s line at %s", sp_kind_name(points[i].kind),
+			       points[i].file);
+			log_lines(_metadata, &v, me);
+		}
+		EXPECT_EQ(N_STATE_SLEEPS, e->count + (y ? y->count : 0))
+			log_lines(_metadata, &v, me);
+		for (k = 0; k < ARRAY_SIZE(waits); k++) {
+			if (waits[k] == points[i].kind)
+				continue;
+			EXPECT_EQ(NULL, kind_line(_metadata, &v, me,
+						  points[i].match, waits[k]))
+				TH_LOG("a %s line at %s", sp_kind_name(waits[k]),
+				       e->symbol);
+		}
+	}
+	sp_view_free(&v);
+}
+
+/* Accounting on with time and histograms (hist turns time on), reset. */
+static int sp_configure_hist(void)
+{
+	int ret = sp_write(SP_ENABLE, "0");
+
+	if (!ret)
+		ret = sp_write(SP_MODE, "caller");
+	if (!ret)
+		ret = sp_write(SP_KINDS, "0");
+	if (!ret)
+		ret = sp_write(SP_HIST, "1");
+	if (!ret)
+		ret = sp_write(SP_RESET, "1");
+	if (!ret)
+		ret = sp_write(SP_ENABLE, "1");
+	return ret;
+}
+
+static unsigned long long hist_sum(const struct sp_entry *e, int from_k,
+				   int to_k)
+{
+	unsigned long long sum = 0;
+	int k;
+
+	for (k = from_k; k <= to_k; k++)
+		sum += e->hist[k - SP_HIST_MIN_K];
+	return sum;
+}
+
+static void log_hist(struct __test_metadata *_metadata,
+		     const struct sp_entry *e)
+{
+	char buf[512];
+	int k, n = 0;
+
+	buf[0] = '\0';
+	for (k = SP_HIST_MIN_K; k < SP_HIST_MIN_K + SP_HIST_BUCKETS; k++)
+		if (e->hist[k - SP_HIST_MIN_K] && n < (int)sizeof(buf) - 32)
+			n += snprintf(buf + n, sizeof(buf) - n, " %d:%llu", k,
+				      e->hist[k - SP_HIST_MIN_K]);
+	TH_LOG("%s %s count %llu total_ns %llu max_ns %llu hist%s",
+	       sp_kind_name(e->kind), e->symbol, e->count, e->total_ns,
+	       e->max_ns, buf);
+}
+
+/*
+ * A line's histogram holds every call of it, and agrees with its times:
+ * bucket K holds times in [2^K, 2^(K+1)) (K 9 from 0, K 34 without end),
+ * so total_ns lies between the sums of the bounds, and max_ns in the
+ * last non-empty bucket.
+ */
+static void check_hist_agrees(struct __test_metadata *_metadata,
+			      const struct sp_entry *e)
+{
+	unsigned long long lo = 0, hi = 0, n;
+	int k, top = -1;
+
+	ASSERT_TRUE(e->has_hist) log_hist(_metadata, e);
+	EXPECT_EQ(e->count, hist_sum(e, SP_HIST_MIN_K,
+				     SP_HIST_MIN_K + SP_HIST_BUCKETS - 1))
+		log_hist(_metadata, e);
+	for (k = SP_HIST_MIN_K; k < SP_HIST_MIN_K + SP_HIST_BUCKETS; k++) {
+		n = e->hist[k - SP_HIST_MIN_K];
+		if (!n)
+			continue;
+		lo += k == SP_HIST_MIN_K ? 0 : n << k;
+		hi += k == SP_HIST_MIN_K + SP_HIST_BUCKETS - 1 ? ~0ULL / 2 :
+		      n << (k + 1);
+		top = k;
+	}
+	EXPECT_LE(lo, e->total_ns) log_hist(_metadata, e);
+	EXPECT_GT(hi, e->total_ns) log_hist(_metadata, e);
+	ASSERT_LE(0, top);
+	if (top > SP_HIST_MIN_K)
+		EXPECT_LE(1ULL << top, e->max_ns) log_hist(_metadata, e);
+	if (top < SP_HIST_MIN_K + SP_HIST_BUCKETS - 1)
+		EXPECT_GT(1ULL << (top + 1), e->max_ns) log_hist(_metadata, e);
+}
+
+/*
+ * 100 naps of 1 ms and 10 of 20 ms, each one schedule() call from
+ * sched_points_test_nap() in D state: the 1 ms ones land in the two
+ * buckets that bound 1 ms, K 19 and 20 ([0.52, 2.1) ms), the 20 ms ones
+ * in K 24 and 25 ([16.8, 67) ms), and the buckets hold every call: their
+ * counts add up to the line's count, and the 110 calls are all there
+ * (a nap whose timer fired first is a yield, of about 0 ns).
+ *
+ * On TCG in real time, the emulator runs the vCPUs in turn on one host
+ * thread: a vCPU that is not run between arming the timer and switching
+ * away, or when the timer fires, stretches or shortens a 1 ms nap by a
+ * millisecond or more.  So up to SHORT_NAP_STRAYS of the 1 ms naps may
+ * land in a neighbouring bucket, K 17 to 23, never near 20 ms; a bucket
+ * index off by one would move about half of them.
+ */
+#define N_SHORT_NAPS	100
+#define N_LONG_NAPS	10
+#define SHORT_NAP_STRAYS 10
+
+TEST_F_TIMEOUT(sp, hist_module_naps, T_LONG)
+{
+	const struct sp_entry *d, *y;
+	unsigned long long val;
+	char err[SP_ERR_MAX];
+	pid_t me = gettid();
+	struct sp_view v;
+	int i;
+
+	if (!load_test_module(_metadata, self))
+		return;
+	ASSERT_EQ(0, sp_configure_hist());
+	ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
+	EXPECT_EQ(1ULL, val) TH_LOG("hist 1 did not turn time on");
+	for (i = 0; i < N_SHORT_NAPS; i++)
+		ASSERT_EQ(0, sp_write(SP_MOD_NAP, "1"));
+	for (i = 0; i < N_LONG_NAPS; i++)
+		ASSERT_EQ(0, sp_write(SP_MOD_NAP, "20"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.hist);
+	d = kind_line(_metadata, &v, me, sp_is_module_nap, SP_KIND_DISK_SLEEP);
+	y = kind_line(_metadata, &v, me, sp_is_module_nap, SP_KIND_YIELD);
+	ASSERT_NE(NULL, d) log_lines(_metadata, &v, me);
+	log_hist(_metadata, d);
+	EXPECT_EQ(N_SHORT_NAPS + N_LONG_NAPS, d->count + (y ? y->count : 0));
+	check_hist_agrees(_metadata, d);
+	EXPECT_EQ(N_LONG_NAPS, hist_sum(d, 24, 25)) log_hist(_metadata, d);
+	EXPECT_EQ(d->count - N_LONG_NAPS, hist_sum(d, 17, 23))
+		log_hist(_metadata, d);
+	EXPECT_GE(hist_sum(d, 19, 20) + SHORT_NAP_STRAYS, d->count - N_LONG_NAPS)
+		log_hist(_metadata, d);
+	if (y) {
+		log_hist(_metadata, y);
+		check_hist_agrees(_metadata, y);
+	}
+	sp_view_free(&v);
+}
+
+/*
+ * A reset empties the histograms: the slot a key gets again starts with
+ * none of its old buckets.  And the switch: hist on turns time on and
+ * gives new, empty tables that take 64 + 26 * 4 bytes per entry; time off
+ * turns hist off and the tables shrink back to 64 bytes per entry.
+ */
+TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
+{
+	const struct sp_entry *d;
+	unsigned long long val;
+	char err[SP_ERR_MAX];
+	pid_t me = gettid();
+	struct sp_stats st;
+	struct sp_view v;
+	size_t i;
+	int n;
+
+	if (!load_test_module(_metadata, self))
+		return;
+	ASSERT_EQ(0, sp_configure_hist());
+	for (n = 0; n < 5; n++)
+		ASSERT_EQ(0, sp_write(SP_MOD_NAP, "2"));
+	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_MOD_NAP, "20"));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	d = kind_line(_metadata, &v, me, sp_is_module_nap, SP_KIND_DISK_SLEEP);
+	ASSERT_NE(NULL, d) log_lines(_metadata, &v, me);
+	EXPECT_EQ(1ULL, d->count);
+	check_hist_agrees(_metadata, d);
+	EXPECT_EQ(0ULL, hist_sum(d, 19, 22)) log_hist(_metadata, d);
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	for (i = 0; i < st.nr; i++)
+		EXPECT_EQ(st.cpu[i].capacity * (64 + SP_HIST_BUCKETS * 4),
+			  st.cpu[i].bytes) TH_LOG("cpu %llu", st.cpu[i].cpu);
+	sp_stats_free(&st);
+
+	/* time off: hist off, new tables without histograms */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
+	ASSERT_EQ(0, sp_read_uint(SP_HIST, &val));
+	EXPECT_EQ(0ULL, val);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, st.used);
+	for (i = 0; i < st.nr; i++)
+		EXPECT_EQ(st.cpu[i].capacity * 64, st.cpu[i].bytes)
+			TH_LOG("cpu %llu", st.cpu[i].cpu);
+	sp_stats_free(&st);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v.hist);
+	EXPECT_EQ(0ULL, v.time);
+	for (i = 0; i < v.nr; i++)
+		EXPECT_FALSE(v.e[i].has_hist);
 	sp_view_free(&v);
 }
 

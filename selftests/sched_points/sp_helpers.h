@@ -3,9 +3,11 @@
  * Helpers for the sched_points selftest: read the control files, and parse
  * /proc/sched_points, debugfs sched_points/raw and sched_points/stats
  * strictly, as Documentation/scheduler/sched-points.rst defines them.  The
- * kernel under test writes interface version 2 (a kind column, total_ns and
- * max_ns, and the mode/time/kinds summary lines); the parser also reads
- * versions 1 and 1.x, which its own tests (sp_parser_test.c) use.  Any line
+ * kernel under test writes interface version 3 (version 2's kind column,
+ * total_ns and max_ns, and mode/time/kinds summary lines, plus a hist
+ * summary line and column and the sleep states as kinds); the parser also
+ * reads versions 1, 1.x and 2, which its own tests (sp_parser_test.c)
+ * use.  Any line
  * that does not follow the format is an error, with the line number and the
  * line in the message.
  */
@@ -43,9 +45,10 @@
 #define SP_MODE		SP_DIR "/mode"
 #define SP_TIME		SP_DIR "/time"
 #define SP_KINDS	SP_DIR "/kinds"
+#define SP_HIST		SP_DIR "/hist"
 
 /* What the kernel under test must write; the parser reads 1 and 2. */
-#define SP_VERSION_MAJOR	2
+#define SP_VERSION_MAJOR	3
 #define SP_VERSION_MAJOR_MIN	1
 #define SP_MIN_ENTRIES		16ULL
 #define SP_MAX_ENTRIES		1048576ULL
@@ -57,7 +60,10 @@
 #define SP_MOD_MAX	64	/* MODULE_NAME_LEN - sizeof(unsigned long) */
 #define SP_ERR_MAX	768
 #define SP_WORD_MAX	16	/* a mode name */
-#define SP_MAX_FIELDS	10	/* cpu and the nine of version 2, in raw */
+#define SP_MAX_FIELDS	11	/* cpu and the ten of version 3, in raw */
+/* Buckets of a histogram of off-CPU time: K from 9 to 34 (version 3). */
+#define SP_HIST_MIN_K	9
+#define SP_HIST_BUCKETS	26
 #define SP_BUILD_ID_SIZE 20	/* bytes of a module's build ID */
 /* The symbol of a call site in an unloaded module, when it had no name. */
 #define SP_SYM_UNLOADED	"(unloaded module)"
@@ -69,11 +75,13 @@ enum sp_kind {
 	SP_KIND_YIELD,		/* schedule() while runnable */
 	SP_KIND_PREEMPT,	/* preempt_schedule() */
 	SP_KIND_COND_RESCHED,	/* cond_resched() that rescheduled */
+	SP_KIND_DISK_SLEEP,	/* version 3: a wait in D state */
+	SP_KIND_IDLE,		/* version 3: a wait in TASK_IDLE */
 	SP_NR_KINDS,
 };
 
 static const char * const sp_kind_names[SP_NR_KINDS] = {
-	"sleep", "yield", "preempt", "cond_resched",
+	"sleep", "yield", "preempt", "cond_resched", "disk_sleep", "idle",
 };
 
 /* One data line of /proc/sched_points or of debugfs raw. */
@@ -85,6 +93,8 @@ struct sp_entry {
 	unsigned long long count;
 	unsigned long long total_ns;	/* 0 in version 1 */
 	unsigned long long max_ns;	/* 0 in version 1 */
+	bool has_hist;			/* version 3, a hist other than "-" */
+	unsigned long long hist[SP_HIST_BUCKETS];	/* [K - SP_HIST_MIN_K] */
 	unsigned long long address;
 	char symbol[SP_SYM_MAX];	/* as printed */
 	char func[SP_NAME_MAX];		/* "" for a bare 0x... address */
@@ -101,6 +111,7 @@ struct sp_view {
 	unsigned long long enabled, cpus, capacity, used, entries, dropped;
 	char mode[SP_WORD_MAX];		/* version 2: caller or effective */
 	unsigned long long time, kinds;	/* version 2: switches, 0 or 1 */
+	unsigned long long hist;	/* version 3: switch, 0 or 1 */
 	unsigned int nfields;		/* columns of a data line */
 	size_t nr;
 	struct sp_entry *e;
@@ -641,9 +652,49 @@ static inline const char *sp_kind_name(int kind)
 }
 
 /*
+ * The hist field of version 3: "-", or K:N pairs with K ascending in
+ * [9, 34] and N non-zero, comma separated.
+ */
+static inline bool sp_parse_hist(const char *s, size_t n, struct sp_entry *e,
+				 const char **why)
+{
+	unsigned long long k, num;
+	size_t i = 0, j, colon;
+	int last = -1;
+
+	if (n == 1 && s[0] == '-')
+		return true;
+	while (i < n) {
+		for (j = i; j < n && s[j] != ','; j++)
+			;
+		for (colon = i; colon < j && s[colon] != ':'; colon++)
+			;
+		if (colon == j ||
+		    !sp_parse_udec(s + i, colon - i, SP_HIST_MIN_K +
+				   SP_HIST_BUCKETS - 1, &k) ||
+		    k < SP_HIST_MIN_K ||
+		    !sp_parse_udec(s + colon + 1, j - colon - 1, ~0ULL, &num) ||
+		    !num || (int)k <= last || (j < n && j + 1 == n)) {
+			*why = "hist is not \"-\" or ascending K:N pairs";
+			return false;
+		}
+		e->hist[k - SP_HIST_MIN_K] = num;
+		last = k;
+		i = j + 1;
+	}
+	if (last < 0) {
+		*why = "empty hist";
+		return false;
+	}
+	e->has_hist = true;
+	return true;
+}
+
+/*
  * The fields pid..comm of a data line (@f points at pid): version 1 has
  * pid tgid count address symbol comm, version 2 pid tgid kind count
- * total_ns max_ns address symbol comm.  @why is set on error.
+ * total_ns max_ns address symbol comm, version 3 also hist after max_ns.
+ * @why is set on error.
  */
 static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
 					 unsigned int major,
@@ -667,8 +718,8 @@ static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
 	e->max_ns = 0;
 	if (major >= 2) {
 		e->kind = sp_parse_kind(f[k], fl[k]);
-		if (e->kind < 0) {
-			*why = "kind is not sleep, yield, preempt or cond_resched";
+		if (e->kind < 0 || (major < 3 && e->kind >= SP_KIND_DISK_SLEEP)) {
+			*why = "kind is not one of its version";
 			return false;
 		}
 		k++;
@@ -696,6 +747,11 @@ static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
 			*why = "off-CPU time on a preempt or cond_resched line";
 			return false;
 		}
+	}
+	if (major >= 3) {
+		if (!sp_parse_hist(f[k], fl[k], e, why))
+			return false;
+		k++;
 	}
 	if (fl[k] != 16 || !sp_parse_lhex(f[k], 16, &e->address)) {
 		*why = "address is not 16 lowercase hex digits";
@@ -786,10 +842,17 @@ static const char * const sp_summary_v2[] = {
 	"entries", "dropped",
 };
 
+static const char * const sp_summary_v3[] = {
+	"enabled", "mode", "time", "kinds", "hist", "cpus", "capacity", "used",
+	"entries", "dropped",
+};
+
 #define SP_HDR_V1	"pid\ttgid\tcount\taddress\tsymbol\tcomm"
 #define SP_HDR_V2	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm"
 #define SP_RAW_HDR_V1	"cpu\t" SP_HDR_V1
 #define SP_RAW_HDR_V2	"cpu\t" SP_HDR_V2
+#define SP_HDR_V3	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
+#define SP_RAW_HDR_V3	"cpu\t" SP_HDR_V3
 
 /* Where the value of the numeric summary line @name goes. */
 static inline unsigned long long *sp_summary_slot(struct sp_view *v,
@@ -801,6 +864,8 @@ static inline unsigned long long *sp_summary_slot(struct sp_view *v,
 		return &v->time;
 	if (!strcmp(name, "kinds"))
 		return &v->kinds;
+	if (!strcmp(name, "hist"))
+		return &v->hist;
 	if (!strcmp(name, "cpus"))
 		return &v->cpus;
 	if (!strcmp(name, "capacity"))
@@ -819,11 +884,12 @@ static inline unsigned long long *sp_summary_slot(struct sp_view *v,
  */
 static inline bool sp_view_header(struct sp_view *v, const char *s, size_t n)
 {
-	const char *hdr = v->major == 1 ? SP_HDR_V1 : SP_HDR_V2;
+	const char *hdr = v->major == 1 ? SP_HDR_V1 :
+			  v->major == 2 ? SP_HDR_V2 : SP_HDR_V3;
 
 	if (n != strlen(hdr) || memcmp(s, hdr, n))
 		return false;
-	v->nfields = v->major == 1 ? 6 : 9;
+	v->nfields = v->major == 1 ? 6 : v->major == 2 ? 9 : 10;
 	return true;
 }
 
@@ -876,6 +942,9 @@ static inline int sp_parse_view(const char *buf, size_t len,
 	if (v->major == 2) {
 		names = sp_summary_v2;
 		nnames = ARRAY_SIZE(sp_summary_v2);
+	} else if (v->major == 3) {
+		names = sp_summary_v3;
+		nnames = ARRAY_SIZE(sp_summary_v3);
 	}
 
 	/* summary, up to the column header */
@@ -934,6 +1003,7 @@ static inline int sp_parse_view(const char *buf, size_t len,
 				SP_FAIL("bad summary value");
 			if (num > 1 && (!strcmp(names[k], "enabled") ||
 					!strcmp(names[k], "time") ||
+					!strcmp(names[k], "hist") ||
 					!strcmp(names[k], "kinds")))
 				SP_FAIL("%s is not 0 or 1", names[k]);
 			*sp_summary_slot(v, names[k]) = num;
@@ -1020,7 +1090,10 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 		SP_FAIL("empty file");
 	if (bad)
 		SP_FAIL("bad column header");
-	if (n == strlen(SP_RAW_HDR_V2) && !memcmp(s, SP_RAW_HDR_V2, n)) {
+	if (n == strlen(SP_RAW_HDR_V3) && !memcmp(s, SP_RAW_HDR_V3, n)) {
+		v->major = 3;
+		v->nfields = 11;
+	} else if (n == strlen(SP_RAW_HDR_V2) && !memcmp(s, SP_RAW_HDR_V2, n)) {
 		v->major = 2;
 		v->nfields = 10;
 	} else if (n == strlen(SP_RAW_HDR_V1) &&
@@ -1031,9 +1104,9 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 		SP_FAIL("bad column header");
 	}
 	while (sp_next_line(&l, &s, &n, &bad)) {
-		const char *f[10], *why = "";
+		const char *f[SP_MAX_FIELDS], *why = "";
 		unsigned long long cpu;
-		size_t fl[10];
+		size_t fl[SP_MAX_FIELDS];
 		struct sp_entry *e;
 
 		if (bad)
@@ -1210,10 +1283,17 @@ static inline bool sp_func_is(const struct sp_entry *e, const char *func)
 	       (e->func[n] == '\0' || e->func[n] == '.');
 }
 
-/* A schedule() call: sleep or yield (or version 1, which had no kinds). */
+/* A wait: S, D or I (version 2 had only sleep). */
+static inline bool sp_kind_wait(const struct sp_entry *e)
+{
+	return e->kind == SP_KIND_SLEEP || e->kind == SP_KIND_DISK_SLEEP ||
+	       e->kind == SP_KIND_IDLE;
+}
+
+/* A schedule() call: a wait or yield (or version 1, which had no kinds). */
 static inline bool sp_kind_schedule(const struct sp_entry *e)
 {
-	return e->kind == SP_KIND_NONE || e->kind == SP_KIND_SLEEP ||
+	return e->kind == SP_KIND_NONE || sp_kind_wait(e) ||
 	       e->kind == SP_KIND_YIELD;
 }
 
@@ -1284,6 +1364,9 @@ static inline bool sp_is_schedule_timeout(const struct sp_entry *e)
 #define SP_MOD_FUNC_PREEMPT	"sched_points_test_preempt"
 #define SP_MOD_FUNC_SPIN	"sched_points_test_spin"
 #define SP_MOD_FUNC_COND	"sched_points_test_cond_resched"
+#define SP_MOD_FUNC_SLEEP_S	"sched_points_test_sleep_interruptible"
+#define SP_MOD_FUNC_SLEEP_I	"sched_points_test_sleep_idle"
+#define SP_MOD_FUNC_NAP		"sched_points_test_nap"
 
 static inline bool sp_in_module_func(const struct sp_entry *e,
 				     const char *func)

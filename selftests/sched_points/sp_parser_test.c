@@ -570,7 +570,7 @@ TEST(v2_bad_header_and_summary)
 {
 	static const char * const bad[] = {
 		/* unknown major, with a good version 2 body */
-		"sched_points version 3\n" S_EN S_MODE S_TIME S_KINDS
+		"sched_points version 4\n" S_EN S_MODE S_TIME S_KINDS
 			S_REST(0) HDR2,
 		"sched_points version 0\n" S_EN S_MODE S_TIME S_KINDS
 			S_REST(0) HDR2,
@@ -811,16 +811,111 @@ TEST(v2_raw)
 	}
 }
 
-/* The file readers the kernel tests use want version 2, nothing older. */
-TEST(read_view_wants_v2)
+#define V3		"sched_points version 3\n"
+#define S_HIST		"hist 1\n"
+#define HDR3		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\t"	\
+			"address\tsymbol\tcomm\n"
+#define HEAD3(entries)	V3 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(entries) HDR3
+/* The example of Documentation/scheduler/sched-points.rst, version 3. */
+#define V3LINE1 "61\t61\tsleep\t40\t812004511\t20310022\t24:40\t"		\
+	"ffffffffb8ad5a4d\tdo_nanosleep+0x6d/0x150\tsleeper\n"
+#define V3LINE2 "70\t70\tdisk_sleep\t25\t27510960\t1189330\t19:2,20:23\t"	\
+	"ffffffffc0201023\tsched_points_test_sleep+0x63/0xb0 "		\
+	"[sched_points_test]\tmy\\040task\n"
+
+TEST(v3_spec_example)
+{
+	char err[SP_ERR_MAX] = "";
+	struct sp_view v;
+
+	ASSERT_EQ(0, parse(HEAD3(2) V3LINE1 V3LINE2, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(3U, v.major);
+	EXPECT_EQ(1ULL, v.hist);
+	EXPECT_EQ(10U, v.nfields);
+	ASSERT_EQ(2U, v.nr);
+	EXPECT_EQ(SP_KIND_SLEEP, v.e[0].kind);
+	EXPECT_TRUE(v.e[0].has_hist);
+	EXPECT_EQ(40ULL, v.e[0].hist[24 - SP_HIST_MIN_K]);
+	EXPECT_EQ(0xffffffffb8ad5a4dULL, v.e[0].address);
+	EXPECT_STREQ("sleeper", v.e[0].comm);
+	EXPECT_EQ(SP_KIND_DISK_SLEEP, v.e[1].kind);
+	EXPECT_STREQ("disk_sleep", sp_kind_name(v.e[1].kind));
+	EXPECT_EQ(2ULL, v.e[1].hist[19 - SP_HIST_MIN_K]);
+	EXPECT_EQ(23ULL, v.e[1].hist[20 - SP_HIST_MIN_K]);
+	EXPECT_EQ(0ULL, v.e[1].hist[21 - SP_HIST_MIN_K]);
+	EXPECT_STREQ("my task", v.e[1].comm);
+	EXPECT_TRUE(sp_is_module_sleep(&v.e[1]));
+	sp_view_free(&v);
+}
+
+/* Every bucket bound, "-", and the idle kind; raw of version 3. */
+TEST(v3_hist_bounds_and_raw)
+{
+	static const char text[] = HEAD3(2)
+		"7\t7\tidle\t3\t100\t60\t9:1,10:1,34:1\tffffffff81000010\t"
+		"worker_thread+0x9/0xc\tkworker/0:1\n"
+		"7\t7\tpreempt\t2\t0\t0\t-\tffffffff81000040\t"
+		"f+0x2a/0x40\tt\n";
+	static const char raw[] =
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\t"
+		"symbol\tcomm\n"
+		"1\t7\t7\tdisk_sleep\t4\t9\t5\t9:4\tffffffff81000010\tf+0x9/0xc\tt\n";
+	char err[SP_ERR_MAX] = "";
+	struct sp_view v;
+
+	ASSERT_EQ(0, parse(text, &v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(2U, v.nr);
+	EXPECT_EQ(SP_KIND_IDLE, v.e[0].kind);
+	EXPECT_EQ(1ULL, v.e[0].hist[0]);
+	EXPECT_EQ(1ULL, v.e[0].hist[1]);
+	EXPECT_EQ(1ULL, v.e[0].hist[SP_HIST_BUCKETS - 1]);
+	EXPECT_FALSE(v.e[1].has_hist);
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_parse_raw(raw, strlen(raw), &v, err, "raw"))
+		TH_LOG("%s", err);
+	EXPECT_EQ(3U, v.major);
+	ASSERT_EQ(1U, v.nr);
+	EXPECT_EQ(1U, v.e[0].cpu);
+	EXPECT_EQ(4ULL, v.e[0].hist[0]);
+	sp_view_free(&v);
+}
+
+/* A hist field that is not "-" or ascending K:N pairs, K in [9, 34]. */
+TEST(v3_bad_hist)
+{
+	static const char * const bad[] = {
+		"", "--", "8:1", "35:1", "10:0", "10:1,10:2", "11:1,10:1",
+		"10:1,", ",10:1", "10", "10:", ":1", "10:1,,11:1", "a:1",
+		"10:-1", "10:1;11:1", "010:1", "10:18446744073709551616",
+	};
+	char text[1024], err[SP_ERR_MAX];
+	struct sp_view v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(text, sizeof(text), HEAD3(1)
+			 "7\t7\tsleep\t1\t5\t5\t%s\tffffffff81000010\t"
+			 "f+0x9/0xc\tt\n", bad[i]);
+		EXPECT_EQ(-1, parse(text, &v, err))
+			TH_LOG("hist \"%s\" accepted", bad[i]);
+	}
+	/* The kinds of version 3 are not version 2's. */
+	EXPECT_EQ(-1, parse(HEAD2(1) "7\t7\tidle\t1\t5\t5\tffffffff81000010\t"
+			    "f+0x9/0xc\tt\n", &v, err));
+}
+
+/* The file readers the kernel tests use want version 3, nothing older. */
+TEST(read_view_wants_v3)
 {
 	static const char * const texts[] = {
 		HEAD(1) LINE1,
 		HEAD2(1) V2LINE1,
 		"sched_points version 1.1\nenabled 1\nmode caller\ncpus 1\n"
 		"capacity 16\nused 0\nentries 0\ndropped 0\n" HDR1,
+		HEAD3(1) V3LINE1,
 	};
-	static const int want[] = { -1, 0, -1 };
+	static const int want[] = { -1, -1, -1, 0 };
 	char path[] = "/tmp/sp_parser_test.XXXXXX", err[SP_ERR_MAX];
 	struct sp_view v;
 	size_t i;

@@ -42,6 +42,17 @@
  *               frame's size differs between the two; in the effective
  *               mode each must still be named (a call whose timer fired
  *               first does not wait, so fewer than N may be counted).
+ * sleep_interruptible, sleep_idle
+ *               the sleep of "sleep" (which waits in TASK_UNINTERRUPTIBLE,
+ *               D), in TASK_INTERRUPTIBLE (S) from
+ *               sched_points_test_sleep_interruptible() and in TASK_IDLE
+ *               (I) from sched_points_test_sleep_idle(): one schedule()
+ *               from each per call, so that the three sleep states come
+ *               out as three kinds.
+ * nap           sched_points_test_nap() takes N as milliseconds instead: one
+ *               D-state sleep of N ms on an hrtimer, in a single call of
+ *               schedule() from that function, for the histograms of
+ *               off-CPU time.
  * block         sched_points_test_block() takes N as milliseconds instead:
  *               one uninterruptible sleep of N ms in a single call of
  *               schedule_timeout_uninterruptible().  A task that waits in
@@ -86,14 +97,14 @@ static struct dentry *spt_dir;
  * instead of sleep).  The selftest relies on every call of this function
  * being exactly one call of schedule() from it.
  */
-static __always_inline void spt_sleep_here(void)
+static __always_inline void spt_sleep_here(unsigned int state, u64 ns)
 {
 	struct hrtimer_sleeper t;
 
 	hrtimer_init_sleeper_on_stack(&t, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	hrtimer_set_expires(&t.timer, ns_to_ktime(SPT_SLEEP_NS));
+	hrtimer_set_expires(&t.timer, ns_to_ktime(ns));
 
-	set_current_state(TASK_UNINTERRUPTIBLE);
+	set_current_state(state);
 	hrtimer_sleeper_start_expires(&t, HRTIMER_MODE_REL);
 	schedule();
 
@@ -104,8 +115,25 @@ static __always_inline void spt_sleep_here(void)
 
 static noinline __noclone int sched_points_test_sleep(void)
 {
-	spt_sleep_here();
+	spt_sleep_here(TASK_UNINTERRUPTIBLE, SPT_SLEEP_NS);
 	return 0;
+}
+
+static noinline __noclone int sched_points_test_sleep_interruptible(void)
+{
+	spt_sleep_here(TASK_INTERRUPTIBLE, SPT_SLEEP_NS);
+	return 0;
+}
+
+static noinline __noclone int sched_points_test_sleep_idle(void)
+{
+	spt_sleep_here(TASK_IDLE, SPT_SLEEP_NS);
+	return 0;
+}
+
+static noinline __noclone void sched_points_test_nap(unsigned int ms)
+{
+	spt_sleep_here(TASK_UNINTERRUPTIBLE, (u64)ms * NSEC_PER_MSEC);
 }
 
 static unsigned int init_sleeps;
@@ -119,7 +147,7 @@ MODULE_PARM_DESC(init_sleeps,
  */
 static noinline __noclone int __init sched_points_test_init_sleep(void)
 {
-	spt_sleep_here();
+	spt_sleep_here(TASK_UNINTERRUPTIBLE, SPT_SLEEP_NS);
 	return 0;
 }
 
@@ -258,6 +286,11 @@ struct spt_point {
 
 static struct spt_point spt_points[] = {
 	{ .name = "sleep",	  .mode = 0200, .call = sched_points_test_sleep },
+	{ .name = "sleep_interruptible", .mode = 0200,
+	  .call = sched_points_test_sleep_interruptible },
+	{ .name = "sleep_idle",	  .mode = 0200,
+	  .call = sched_points_test_sleep_idle },
+	{ .name = "nap",	  .mode = 0200, .call_once = sched_points_test_nap },
 	{ .name = "timeout",	  .mode = 0200, .call = sched_points_test_timeout },
 	{ .name = "preempt",	  .mode = 0200, .call = sched_points_test_preempt },
 	{ .name = "cond_resched", .mode = 0600,
