@@ -32,7 +32,25 @@ static const struct {
 	[SP_COL_MEAN] = { "mean_ns", "MEAN", false },
 	[SP_COL_MAX] = { "max_ns", "MAX", false },
 	[SP_COL_KIND] = { "kind", "KIND", true },
+	[SP_COL_P50] = { "p50_ns", "P50", false },
+	[SP_COL_P90] = { "p90_ns", "P90", false },
+	[SP_COL_P99] = { "p99_ns", "P99", false },
 };
+
+/* MEAN, the percentiles when there are histograms, MAX. */
+static size_t time_shape(const struct sp_result *r, enum sp_col *cols)
+{
+	size_t n = 0;
+
+	cols[n++] = SP_COL_MEAN;
+	if (r->hist) {
+		cols[n++] = SP_COL_P50;
+		cols[n++] = SP_COL_P90;
+		cols[n++] = SP_COL_P99;
+	}
+	cols[n++] = SP_COL_MAX;
+	return n;
+}
 
 size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			 bool people)
@@ -51,15 +69,13 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			cols[n++] = SP_COL_PCT;
 		if (time) {
 			cols[n++] = SP_COL_TIME;
-			cols[n++] = SP_COL_MEAN;
-			cols[n++] = SP_COL_MAX;
+			n += time_shape(r, cols + n);
 		}
 	} else if (!r->delta) {
 		cols[n++] = SP_COL_TIME;
 		if (people)
 			cols[n++] = SP_COL_PCT;
-		cols[n++] = SP_COL_MEAN;
-		cols[n++] = SP_COL_MAX;
+		n += time_shape(r, cols + n);
 		cols[n++] = SP_COL_COUNT;
 	} else if (!by_time) {
 		cols[n++] = SP_COL_DELTA;
@@ -71,8 +87,7 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			cols[n++] = SP_COL_DTIME;
 			cols[n++] = SP_COL_TRATE;
 			cols[n++] = SP_COL_TIME;
-			cols[n++] = SP_COL_MEAN;
-			cols[n++] = SP_COL_MAX;
+			n += time_shape(r, cols + n);
 		}
 	} else {
 		cols[n++] = SP_COL_DTIME;
@@ -83,8 +98,7 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 		cols[n++] = SP_COL_DELTA;
 		cols[n++] = SP_COL_RATE;
 		cols[n++] = SP_COL_COUNT;
-		cols[n++] = SP_COL_MEAN;
-		cols[n++] = SP_COL_MAX;
+		n += time_shape(r, cols + n);
 	}
 	if (!(r->keys & SP_K_PID))
 		cols[n++] = SP_COL_TASKS;
@@ -173,6 +187,7 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 		 enum sp_col c, struct sp_cell *cell)
 {
 	sp_u128 total, mean;
+	uint64_t p;
 
 	memset(cell, 0, sizeof(*cell));
 	switch (c) {
@@ -211,6 +226,12 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 		break;
 	case SP_COL_MAX:
 		cell_ns(cell, g->max_ns);
+		break;
+	case SP_COL_P50:
+	case SP_COL_P90:
+	case SP_COL_P99:
+		if (sp_group_percentile(r, g, c == SP_COL_P50 ? 50 : c == SP_COL_P90 ? 90 : 99, &p))
+			cell_ns(cell, p);
 		break;
 	case SP_COL_TASKS:
 		cell_uint(cell, g->ntasks);

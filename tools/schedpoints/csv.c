@@ -149,3 +149,51 @@ void sp_csv_matrix(struct sp_out *out, const struct sp_matrix *m)
 	}
 	free(buf);
 }
+
+/*
+ * A row per non-empty histogram bucket of each shown group (--buckets, and
+ * the hist command): the group's label columns, then the bucket (K of the
+ * format), its bounds in ns (upper exclusive; empty for the last bucket,
+ * which has none) and its calls (in interval mode, the interval's).
+ */
+void sp_csv_buckets(struct sp_out *out, const struct sp_result *r)
+{
+	enum sp_col labels[SP_MAX_COLS];
+	size_t nlabels = sp_label_columns(r, labels), c;
+	FILE *fp = out->fp;
+	uint32_t i;
+	char *buf;
+
+	if (out->reset_msg)
+		return;
+	if (csv_header(out)) {
+		for (c = 0; c < nlabels; c++)
+			fprintf(fp, "%s,", sp_col_name(r, labels[c]));
+		fputs("bucket,lower_ns,upper_ns,count\n", fp);
+	}
+	buf = sp_xrealloc(NULL, SP_CELL_BUF, 1);
+	for (i = 0; i < r->nshown; i++) {
+		const struct sp_hist *h = sp_group_hist(r, &r->groups[i]);
+		unsigned b;
+
+		for (b = 0; h && b < SP_HIST_N; b++) {
+			if (!h->n[b])
+				continue;
+			if (out->sample)
+				fprintf(fp, "%lu,", out->sample);
+			for (c = 0; c < nlabels; c++) {
+				struct sp_cell cell;
+
+				sp_cell_get(r, &r->groups[i], labels[c], &cell);
+				csv_cell(fp, &cell, buf);
+				fputc(',', fp);
+			}
+			fprintf(fp, "%u,%llu,", SP_HIST_MIN + b,
+				(unsigned long long)sp_hist_lower(b));
+			if (sp_hist_upper(b))
+				fprintf(fp, "%llu", (unsigned long long)sp_hist_upper(b));
+			fprintf(fp, ",%llu\n", (unsigned long long)h->n[b]);
+		}
+	}
+	free(buf);
+}

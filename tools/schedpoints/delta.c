@@ -7,8 +7,8 @@
  * Rows are matched on the tool's row key (pid, tgid, comm, symbol, kind).
  * The kernel never removes an entry except on reset or when the tables are
  * reallocated, so between two snapshots of the same table every row of the
- * older one is still there with a count, off-CPU time and longest stretch
- * at least as high.  If a row is gone, one of those went down, 'dropped'
+ * older one is still there with a count, off-CPU time, longest stretch and
+ * every histogram bucket at least as high.  If a row is gone, one of those went down, 'dropped'
  * went down, 'capacity' changed or the format version changed, the counters
  * were reset (or the kernel changed): that is said, and no delta is computed
  * across it (the next interval starts from the new snapshot).  A reset
@@ -67,6 +67,13 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	}
 	cur->total_delta = cur->total;
 	cur->total_delta_ns = cur->total_ns;
+	free(cur->dhists);
+	cur->dhists = NULL;
+	if (cur->hists) {	/* the interval's buckets: all of a new row's */
+		cur->dhists = sp_xrealloc(NULL, cur->nrows ? cur->nrows : 1,
+					  sizeof(*cur->dhists));
+		memcpy(cur->dhists, cur->hists, (size_t)cur->nrows * sizeof(*cur->dhists));
+	}
 
 	if (cur->major != prev->major) {
 		snprintf(why, whylen,
@@ -94,8 +101,10 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	for (i = 0; i < prev->nrows && !reset; i++) {
 		const struct sp_row *p = &prev->rows[i];
 		struct sp_rtime pt = sp_row_time(prev, i), ct;
+		const struct sp_hist *ph = sp_row_hist(prev, i), *ch;
 		const struct sp_row *c;
 		uint32_t ri;
+		unsigned b = SP_HIST_N;
 		char what[96];
 
 		if (cmap[p->comm] == NONE || smap[p->sym] == NONE ||
@@ -109,6 +118,10 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 		}
 		c = &cur->rows[ri];
 		ct = sp_row_time(cur, ri);
+		ch = sp_row_hist(cur, ri);
+		for (b = 0; ph && b < SP_HIST_N; b++)
+			if ((ch ? ch->n[b] : 0) < ph->n[b])
+				break;
 		if (c->count < p->count) {
 			snprintf(what, sizeof(what), "count %llu -> %llu",
 				 (unsigned long long)p->count,
@@ -121,9 +134,15 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 			snprintf(what, sizeof(what), "max_ns %llu -> %llu",
 				 (unsigned long long)pt.max_ns,
 				 (unsigned long long)ct.max_ns);
+		} else if (ph && b < SP_HIST_N) {
+			snprintf(what, sizeof(what), "hist bucket %u %llu -> %llu",
+				 SP_HIST_MIN + b, (unsigned long long)ph->n[b],
+				 (unsigned long long)(ch ? ch->n[b] : 0));
 		} else {
 			cur->deltas[ri].count = c->count - p->count;
 			cur->deltas[ri].ns = ct.total_ns - pt.total_ns;
+			for (b = 0; ph && ch && b < SP_HIST_N; b++)
+				cur->dhists[ri].n[b] -= ph->n[b];
 			cur->total_delta -= p->count;
 			cur->total_delta_ns -= pt.total_ns;
 			continue;

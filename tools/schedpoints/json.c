@@ -64,9 +64,11 @@ static void json_head(struct json_writer *jw, const struct sp_out *out,
 		jsonw_null_field(jw, "mode");
 	json_summary_value(jw, "time", s->time);
 	json_summary_value(jw, "kinds", s->kinds);
+	json_summary_value(jw, "hist", s->hist);
 	jsonw_end_object(jw);
 	jsonw_bool_field(jw, "has_time", st->has_time);
 	jsonw_bool_field(jw, "has_kinds", st->has_kinds);
+	jsonw_bool_field(jw, "has_hist", st->has_hist);
 	jsonw_string_field(jw, "view", sp_view_name(o->view));
 	jsonw_string_field(jw, "group", sp_site_label(o));
 	jsonw_string_field(jw, "value", o->value == SP_VALUE_TIME ? "time" : "count");
@@ -76,7 +78,7 @@ static void json_head(struct json_writer *jw, const struct sp_out *out,
 
 		jsonw_string_field(jw, "by", by[o->by]);
 	}
-	if (o->view == SP_VIEW_SITE) {	/* argv: any bytes */
+	if (o->view_arg && o->view != SP_VIEW_TASK) {	/* site X, hist X: any bytes */
 		jsonw_name(jw, "site");
 		json_text(jw, o->view_arg, strlen(o->view_arg));
 	}
@@ -138,6 +140,32 @@ static void json_cell(struct json_writer *jw, const struct sp_cell *cell)
 	}
 }
 
+/*
+ * "buckets": the non-empty buckets of a histogram, each {"bucket": K,
+ * "lower_ns": .., "upper_ns": .. (null for the last, open one), "count": ..}.
+ */
+static void json_buckets(struct json_writer *jw, const struct sp_hist *h)
+{
+	unsigned b;
+
+	jsonw_name(jw, "buckets");
+	jsonw_start_array(jw);
+	for (b = 0; b < SP_HIST_N; b++) {
+		if (!h->n[b])
+			continue;
+		jsonw_start_object(jw);
+		jsonw_uint_field(jw, "bucket", SP_HIST_MIN + b);
+		jsonw_uint_field(jw, "lower_ns", sp_hist_lower(b));
+		if (sp_hist_upper(b))
+			jsonw_uint_field(jw, "upper_ns", sp_hist_upper(b));
+		else
+			jsonw_null_field(jw, "upper_ns");
+		jsonw_uint_field(jw, "count", h->n[b]);
+		jsonw_end_object(jw);
+	}
+	jsonw_end_array(jw);
+}
+
 static void json_group(struct json_writer *jw, const struct sp_result *r,
 		       const struct sp_group *g)
 {
@@ -150,6 +178,8 @@ static void json_group(struct json_writer *jw, const struct sp_result *r,
 		sp_cell_get(r, g, cols[c], &cell);
 		json_cell(jw, &cell);
 	}
+	if (r->hist)
+		json_buckets(jw, sp_group_hist(r, g));
 }
 
 void sp_json_result(struct sp_out *out, const struct sp_result *r)

@@ -24,7 +24,7 @@ static const char usage_text[] =
 "\n"
 "Commands:\n"
 "  sites              counts summed by call site (the default); on format\n"
-"                     version 2, by call site and kind\n"
+"                     version 2 and 3, by call site and kind\n"
 "  tasks              counts summed by task (see --by)\n"
 "  site X             one call site's tasks; X is a symbol\n"
 "                     (do_nanosleep+0x6e/0x190), a function (do_nanosleep)\n"
@@ -33,7 +33,11 @@ static const char usage_text[] =
 "  kinds              counts summed by kind (same as sites --group kind)\n"
 "  matrix             the task x call-site table of counts (or --value time),\n"
 "                     the top 40 rows and columns unless -n/--columns say\n"
-"  heatmap            the matrix as an SVG picture (same as --format svg matrix)\n"
+"  heatmap            the matrix as an SVG picture (same as --format svg matrix);\n"
+"                     with --buckets, call sites x off-CPU time buckets\n"
+"  hist [X]           the log2 histogram of off-CPU time of call site X (as\n"
+"                     site X selects it), or of the hottest point, with its\n"
+"                     percentiles (format version 3)\n"
 "  help               this text\n"
 "  top [VIEW [ARG]]   every --interval seconds, deltas and rates of a view\n"
 "  diff A B [VIEW [ARG]]\n"
@@ -54,13 +58,16 @@ static const char usage_text[] =
 "                       matrix cells, folded values (same as --value time)\n"
 "      --value V        count (default) or time\n"
 "  -s, --sort KEYS      comma-separated keys, each breaking the ties of the\n"
-"                       one before: count, time, mean, max, total (the\n"
-"                       value), tasks, sites, pid, tgid, comm, site, name\n"
-"                       (default: the value, count or time)\n"
+"                       one before: count, time, mean, p50, p90, p99, max,\n"
+"                       total (the value), tasks, sites, pid, tgid, comm,\n"
+"                       site, name (default: the value, count or time)\n"
 "  -r, --reverse        reverse the sort order\n"
 "  -n, --top N          show the first N rows, 0 all (matrix: N rows and N\n"
 "                       columns; prometheus: N series a family and 'other')\n"
 "      --columns N      matrix and heatmap: N columns, 0 all\n"
+"      --buckets        a row per histogram bucket (--format csv of sites,\n"
+"                       tasks, site X, task PID, hist) or a column per bucket\n"
+"                       (heatmap: call sites x off-CPU time)\n"
 "\n"
 "Filters (repeatable; a row must match one value of each filter given):\n"
 "      --pid LIST       pids, comma separated\n"
@@ -68,7 +75,8 @@ static const char usage_text[] =
 "      --comm GLOB      task name, fnmatch(3) glob\n"
 "      --module GLOB    module name (vmlinux for the core kernel)\n"
 "      --symbol GLOB    symbol, with or without offset and module\n"
-"      --kind LIST      sleep, yield, preempt, cond_resched, comma separated\n"
+"      --kind LIST      sleep, disk_sleep, idle, yield, preempt, cond_resched,\n"
+"                       comma separated\n"
 "\n"
 "Interval mode:\n"
 "  -i, --interval SEC   top: seconds between snapshots (default 2);\n"
@@ -83,7 +91,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_PID = 256, OPT_TGID, OPT_COMM, OPT_MODULE, OPT_SYMBOL, OPT_KIND,
-	OPT_VALUE, OPT_COLUMNS,
+	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS,
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -101,6 +109,7 @@ static const struct option long_options[] = {
 	{ "reverse", no_argument, NULL, 'r' },
 	{ "top", required_argument, NULL, 'n' },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
+	{ "buckets", no_argument, NULL, OPT_BUCKETS },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tgid", required_argument, NULL, OPT_TGID },
 	{ "comm", required_argument, NULL, OPT_COMM },
@@ -215,7 +224,7 @@ static int parse_sort_list(struct sp_opts *o, const char *arg)
 			    !memcmp(sp_sort_name((enum sp_sort)k), p, len))
 				break;
 		if (k == SP_NSORTS)
-			return usage_error("--sort: unknown key '%.*s' in '%s' (count, time, mean, max, total, tasks, sites, pid, tgid, comm, site, name)",
+			return usage_error("--sort: unknown key '%.*s' in '%s' (count, time, mean, p50, p90, p99, max, total, tasks, sites, pid, tgid, comm, site, name)",
 					   (int)len, p, arg);
 		if (o->nsort == SP_MAX_SORT)
 			return usage_error("--sort: at most %d keys", SP_MAX_SORT);
@@ -336,6 +345,9 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->columns_given = true;
 		break;
 	}
+	case OPT_BUCKETS:
+		o->buckets = true;
+		break;
 	case OPT_PID:
 		if (!parse_u32_list(arg, &o->f.pids, &o->f.npids))
 			return usage_error("--pid: expected pids separated by commas, got '%s'", arg);
@@ -355,7 +367,7 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		break;
 	case OPT_KIND:
 		if (!parse_kind_list(arg, &o->f.kinds))
-			return usage_error("--kind: expected sleep, yield, preempt, cond_resched separated by commas, got '%s'", arg);
+			return usage_error("--kind: expected sleep, disk_sleep, idle, yield, preempt, cond_resched separated by commas, got '%s'", arg);
 		break;
 	case 'i':
 		errno = 0;
@@ -382,7 +394,7 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 /* ---- views and commands ------------------------------------------------- */
 
 /* The views: each a command, and the VIEW of top and diff. */
-enum view_arg { ARG_NONE, ARG_SITE, ARG_PID };
+enum view_arg { ARG_NONE, ARG_SITE, ARG_PID, ARG_OPTIONAL_SITE };
 
 static const struct view_cmd {
 	const char *name;
@@ -398,6 +410,7 @@ static const struct view_cmd {
 	{ "kinds", SP_VIEW_SITES, ARG_NONE, false, true },
 	{ "matrix", SP_VIEW_MATRIX, ARG_NONE, false, false },
 	{ "heatmap", SP_VIEW_MATRIX, ARG_NONE, true, false },
+	{ "hist", SP_VIEW_HIST, ARG_OPTIONAL_SITE, false, false },
 };
 
 /* VIEW [ARG] from args (none: sites); the args left over are an error. */
@@ -429,8 +442,13 @@ static int select_view(struct sp_opts *o, int argc, char **argv)
 			return usage_error("heatmap writes SVG only: --format %s does not go with it (use matrix)",
 					   format_names[o->format]);
 		o->format = SP_FMT_SVG;
+		if (o->buckets)		/* rows are call sites, columns buckets */
+			o->view = SP_VIEW_SITES;
 	}
-	if (v->arg != ARG_NONE) {
+	if (v->arg == ARG_OPTIONAL_SITE && argc >= 2) {
+		o->view_arg = argv[1];
+		used = 2;
+	} else if (v->arg != ARG_NONE && v->arg != ARG_OPTIONAL_SITE) {
 		if (argc < 2)
 			return usage_error("'%s' needs an argument", v->name);
 		o->view_arg = argv[1];
@@ -448,7 +466,7 @@ static int check_opts(const struct sp_opts *o, bool top, bool diff)
 {
 	char why[256];
 
-	if (o->format == SP_FMT_SVG && o->view != SP_VIEW_MATRIX)
+	if (o->format == SP_FMT_SVG && o->view != SP_VIEW_MATRIX && !o->buckets)
 		return usage_error("--format svg draws the matrix: use '%s' or 'matrix'", "heatmap");
 	if (o->count && !top)
 		return usage_error("%s is only for top", "--count");
@@ -572,7 +590,7 @@ int main(int argc, char **argv)
 			return SP_EXIT_OK;
 		}
 		if (c == 'V') {
-			printf("schedpoints %s (reads /proc/sched_points format versions 1 and %d)\n",
+			printf("schedpoints %s (reads /proc/sched_points format versions 1 to %d)\n",
 			       SP_TOOL_VERSION, SP_FORMAT_MAJOR);
 			free_opts(&o);
 			return SP_EXIT_OK;

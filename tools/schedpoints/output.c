@@ -59,10 +59,26 @@ int sp_input_ok(const struct sp_opts *o, const struct sp_store *st)
 			what = sort;
 		}
 	}
-	if (!what)
+	if (what) {
+		fprintf(stderr, "schedpoints: %s: %s of format version 2; the input is version %s\n",
+			st->name, what, st->version);
+		return -1;
+	}
+	if (o->view == SP_VIEW_HIST)
+		what = "hist needs";
+	else if (o->buckets)
+		what = "--buckets needs";
+	for (i = 0; !what && i < o->nsort; i++) {
+		if (o->sort[i] == SP_SORT_P50 || o->sort[i] == SP_SORT_P90 ||
+		    o->sort[i] == SP_SORT_P99) {
+			snprintf(sort, sizeof(sort), "--sort %s needs", sp_sort_name(o->sort[i]));
+			what = sort;
+		}
+	}
+	if (!what || st->has_hist)
 		return 0;
-	fprintf(stderr, "schedpoints: %s: %s of format version 2; the input is version %s\n",
-		st->name, what, st->version);
+	fprintf(stderr, "schedpoints: %s: %s the histograms of format version 3 ('hist 1'); the input %s\n",
+		st->name, what, st->major >= 3 ? "has none ('hist 0')" : "is version 2 or older");
 	return -1;
 }
 
@@ -99,7 +115,13 @@ uint64_t sp_render(struct sp_out *out, const struct sp_store *st, bool delta,
 	sp_view_build(&r, st, o, delta, interval);
 	switch (o->format) {
 	case SP_FMT_CSV:
-		sp_csv_result(out, &r);
+		if (o->buckets || o->view == SP_VIEW_HIST)
+			sp_csv_buckets(out, &r);
+		else
+			sp_csv_result(out, &r);
+		break;
+	case SP_FMT_SVG:	/* heatmap --buckets */
+		sp_svg_buckets(out, &r);
 		break;
 	case SP_FMT_JSON:
 		sp_json_result(out, &r);
@@ -111,7 +133,10 @@ uint64_t sp_render(struct sp_out *out, const struct sp_store *st, bool delta,
 		sp_prom_result(out, &r);
 		break;
 	default:
-		sp_table_result(out, &r);
+		if (o->view == SP_VIEW_HIST)
+			sp_table_hist(out, &r);
+		else
+			sp_table_result(out, &r);
 		break;
 	}
 	n = r.nrows;
@@ -123,8 +148,13 @@ int sp_no_match(const struct sp_opts *o, uint64_t n)
 {
 	if (n)
 		return 0;
-	if (o->view == SP_VIEW_SITE) {
-		fprintf(stderr, "schedpoints: no call site matches '%s'\n", o->view_arg);
+	if (o->view == SP_VIEW_SITE || (o->view == SP_VIEW_HIST && o->view_arg)) {
+		fprintf(stderr, "schedpoints: no call site %smatches '%s'\n",
+			o->view == SP_VIEW_HIST ? "with a histogram " : "", o->view_arg);
+		return -1;
+	}
+	if (o->view == SP_VIEW_HIST) {
+		fputs("schedpoints: no schedule point has a histogram\n", stderr);
 		return -1;
 	}
 	if (o->view == SP_VIEW_TASK) {

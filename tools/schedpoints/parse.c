@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Input parsing: /proc/sched_points, format versions 1 (and 1.x) and 2
+ * Input parsing: /proc/sched_points, format versions 1 (and 1.x), 2 and 3
  * (Documentation/scheduler/sched-points.rst, added by patches/0005 and
- * patches/0007 of the series).  Both go into the one row representation of
- * store.c: a version 1 line has kind SP_KIND_NONE and no time.
+ * patches/0007 of the series).  All go into the one row representation of
+ * store.c: a version 1 line has kind SP_KIND_NONE and no time, a version 2
+ * line no histogram.
  *
  * The input is untrusted (a saved copy may have been edited, cut short, or be
  * any bytes at all).  Every line is checked against the spec and the first
@@ -24,10 +25,12 @@
 #define VERSION_PREFIX	"sched_points version "
 #define HEADER_V1	"pid\ttgid\tcount\taddress\tsymbol\tcomm"
 #define HEADER_V2	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm"
+#define HEADER_V3	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
 /* The same, as error messages show them. */
 #define SHOW_V1		"pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm"
 #define SHOW_V2		"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\taddress\\tsymbol\\tcomm"
-#define EXPECT_VERSION	"'sched_points version 1' or 'sched_points version 2'"
+#define SHOW_V3		"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm"
+#define EXPECT_VERSION	"'sched_points version 1', '2' or '3'"
 #define TRUNCATED	"line is not terminated by a newline (truncated input?)"
 
 /* ---- reader ------------------------------------------------------------- */
@@ -375,13 +378,20 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 			    excerpt(ex, r->line, r->linelen));
 	if (major < 1 || major > SP_FORMAT_MAJOR)
 		return perr(r, err,
-			    "unsupported format version %llu (this schedpoints reads versions 1 and 2)",
+			    "unsupported format version %llu (this schedpoints reads versions 1, 2 and 3)",
 			    (unsigned long long)major);
 	snprintf(st->version, sizeof(st->version), "%.*s", (int)vlen, v);
 	st->major = (unsigned)major;
 	st->has_kinds = st->has_time = major >= 2;
 	return 0;
 }
+
+/* The column header of the store's version, and as messages show it. */
+static const char *const headers[][2] = {
+	{ HEADER_V1, SHOW_V1 }, { HEADER_V2, SHOW_V2 }, { HEADER_V3, SHOW_V3 },
+};
+#define HEADER(st)	headers[(st)->major - 1][0]
+#define SHOW(st)	headers[(st)->major - 1][1]
 
 /*
  * Summary names, from the version that has them.  'mode' is a word (it came
@@ -398,6 +408,7 @@ static const struct {
 	{ "mode", 1, SUM_MODE, offsetof(struct sp_summary, mode) },
 	{ "time", 2, SUM_BOOL, offsetof(struct sp_summary, time) },
 	{ "kinds", 2, SUM_BOOL, offsetof(struct sp_summary, kinds) },
+	{ "hist", 3, SUM_BOOL, offsetof(struct sp_summary, hist) },
 	{ "cpus", 1, SUM_NUMBER, offsetof(struct sp_summary, cpus) },
 	{ "capacity", 1, SUM_NUMBER, offsetof(struct sp_summary, capacity) },
 	{ "used", 1, SUM_NUMBER, offsetof(struct sp_summary, used) },
@@ -437,8 +448,8 @@ static bool same(const char *s, size_t len, const char *lit)
 static int parse_summary(struct sp_reader *r, struct sp_store *st,
 			 struct sp_error *err)
 {
-	const char *header = st->major >= 2 ? HEADER_V2 : HEADER_V1;
-	const char *show = st->major >= 2 ? SHOW_V2 : SHOW_V1;
+	const char *header = HEADER(st);
+	const char *show = SHOW(st);
 	const char *sp, *val;
 	size_t nlen, vlen, i, known;
 	uint64_t v = 0;
@@ -509,10 +520,17 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 	return 0;	/* unknown names are ignored (future minors) */
 }
 
-/* Field positions of the two versions. */
-enum { F_PID, F_TGID, F_KIND, F_COUNT, F_TOTAL, F_MAX, F_ADDR, F_SYM, F_COMM, F_N };
-static const int field_v1[F_N] = { 0, 1, -1, 2, -1, -1, 3, 4, 5 };
-static const int field_v2[F_N] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+/* Field positions of the three versions, and how many fields a line has. */
+enum { F_PID, F_TGID, F_KIND, F_COUNT, F_TOTAL, F_MAX, F_HIST, F_ADDR, F_SYM,
+       F_COMM, F_N };
+static const struct {
+	int at[F_N];
+	size_t n;
+} fields[] = {
+	{ { 0, 1, -1, 2, -1, -1, -1, 3, 4, 5 }, 6 },
+	{ { 0, 1, 2, 3, 4, 5, -1, 6, 7, 8 }, 9 },
+	{ { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 }, 10 },
+};
 
 static int parse_u64_field(struct sp_reader *r, struct sp_error *err,
 			   const char *name, const char *f, size_t len,
@@ -530,15 +548,68 @@ static int parse_u64_field(struct sp_reader *r, struct sp_error *err,
 	return 0;
 }
 
+/*
+ * The hist field: '-', or K:N pairs separated by commas, K ascending from 9
+ * to 34, N not 0.  Fills *h and *any (false for '-').
+ */
+static int parse_hist(struct sp_reader *r, struct sp_error *err,
+		      const char *f, size_t len, struct sp_hist *h, bool *any)
+{
+	const char *p = f, *end = f + len;
+	uint64_t k, n, prev = 0;
+	char ex[200];
+
+	memset(h, 0, sizeof(*h));
+	*any = false;
+	if (len == 1 && f[0] == '-')
+		return 0;
+	for (;;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *pe = comma ? comma : end;
+		const char *colon = memchr(p, ':', (size_t)(pe - p));
+		int rc = 0;
+
+		if (!colon || parse_uint(p, (size_t)(colon - p), UINT64_MAX, &k) ||
+		    (rc = parse_uint(colon + 1, (size_t)(pe - colon - 1), UINT64_MAX, &n)) == -1)
+			return perr(r, err,
+				    "hist: expected '-' or K:N pairs separated by commas, got '%s'",
+				    excerpt(ex, f, len));
+		if (rc)
+			return perr(r, err, "hist: bucket %llu: count above 2^64-1, got '%s'",
+				    (unsigned long long)k, excerpt(ex, f, len));
+		if (k < SP_HIST_MIN || k > SP_HIST_MAX)
+			return perr(r, err, "hist: bucket %llu out of range %d to %d, got '%s'",
+				    (unsigned long long)k, SP_HIST_MIN, SP_HIST_MAX,
+				    excerpt(ex, f, len));
+		if (*any && k <= prev)
+			return perr(r, err,
+				    "hist: bucket %llu after bucket %llu (buckets ascending, each once), got '%s'",
+				    (unsigned long long)k, (unsigned long long)prev,
+				    excerpt(ex, f, len));
+		if (!n)
+			return perr(r, err,
+				    "hist: bucket %llu with count 0 (only non-zero counts are listed), got '%s'",
+				    (unsigned long long)k, excerpt(ex, f, len));
+		h->n[k - SP_HIST_MIN] = n;
+		prev = k;
+		*any = true;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
 static int parse_data(struct sp_reader *r, struct sp_store *st,
 		      struct sp_error *err)
 {
-	const int *fi = st->major >= 2 ? field_v2 : field_v1;
-	const size_t want = st->major >= 2 ? 9 : 6;
-	const char *f[9];
-	size_t flen[9], nf = 0;
+	const int *fi = fields[st->major - 1].at;
+	const size_t want = fields[st->major - 1].n;
+	const char *f[10];
+	size_t flen[10], nf = 0;
+	struct sp_hist hist;
+	bool has_hist = false;
 	const char *p = r->line, *end = r->line + r->linelen;
-	uint64_t pid, tgid;
+	uint64_t pid = 0, tgid = 0;
 	struct sp_syminfo si;
 	struct sp_line l = { 0 };
 	char small[128], *dec = small, ex[200];
@@ -573,8 +644,10 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	if (fi[F_KIND] >= 0) {
 		int k = sp_kind_parse(f[fi[F_KIND]], flen[fi[F_KIND]]);
 
-		if (k < 0)
+		if (k < 0 || !sp_kind_in_version((unsigned)k, st->major))
 			return perr(r, err,
+				    st->major >= 3 ?
+				    "kind: expected 'sleep', 'disk_sleep', 'idle', 'yield', 'preempt' or 'cond_resched', got '%s'" :
 				    "kind: expected 'sleep', 'yield', 'preempt' or 'cond_resched', got '%s'",
 				    excerpt(ex, f[fi[F_KIND]], flen[fi[F_KIND]]));
 		l.kind = (unsigned)k;
@@ -588,6 +661,10 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	     parse_u64_field(r, err, "max_ns", f[fi[F_MAX]], flen[fi[F_MAX]],
 			     UINT64_MAX, &l.max_ns)))
 		return -1;
+	if (fi[F_HIST] >= 0 &&
+	    parse_hist(r, err, f[fi[F_HIST]], flen[fi[F_HIST]], &hist, &has_hist))
+		return -1;
+	l.hist = has_hist ? &hist : NULL;
 	if (flen[fi[F_ADDR]] != 16 || !is_lower_hex(f[fi[F_ADDR]], 16))
 		return perr(r, err, "address: expected 16 lowercase hex digits, got '%s'",
 			    excerpt(ex, f[fi[F_ADDR]], flen[fi[F_ADDR]]));
@@ -618,6 +695,8 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	if (rc == SP_ADD_TIME_OVERFLOW)
 		return perr(r, err,
 			    "total_ns: lines of one row (pid, tgid, comm, symbol, kind) add up to more than 2^64-1");
+	if (rc == SP_ADD_HIST_OVERFLOW)
+		return perr(r, err, "hist: the calls of all histograms add up to more than 2^64-1");
 	return 0;
 }
 
@@ -645,7 +724,7 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 		if (!rc)
 			return perr(r, err,
 				    "unexpected end of input, expected the column header '%s'",
-				    st->major >= 2 ? SHOW_V2 : SHOW_V1);
+				    SHOW(st));
 		rc = parse_summary(r, st, err);
 		if (rc < 0)
 			return -1;
@@ -654,6 +733,8 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 	}
 	if (st->sum.entries > 0)
 		sp_store_reserve(st, (uint64_t)st->sum.entries);
+	if (st->sum.hist == 1)
+		st->has_hist = true;
 
 	for (n = 0; st->sum.entries < 0 || n < (uint64_t)st->sum.entries; n++) {
 		rc = next_line(r, err);

@@ -7,6 +7,13 @@
  *   sched_points_calls_total{pid="..",tgid="..",comm="..",kind="..",site=".."} COUNT
  *   sched_points_offcpu_seconds_total{...} SECONDS        (version 2 input)
  *   sched_points_offcpu_max_seconds{...} SECONDS
+ *   sched_points_offcpu_seconds_bucket{...,le=".."} CALLS  (version 3, hist 1)
+ *   sched_points_offcpu_seconds_sum{...} SECONDS, sched_points_offcpu_seconds_count
+ *
+ * The histogram has the 26 buckets of the format, le being the upper bound
+ * 2^(K+1) ns in seconds (the last +Inf), cumulative, so that
+ * histogram_quantile() over a fleet gives the percentiles the tool shows
+ * (hist.c; but for the last bucket, where it returns 2^34 ns, not max_ns).
  *
  * The labels are the view's label columns.  A family holds the top N
  * series (-n; SP_PROM_TOP without it) and one series whose labels are all
@@ -30,7 +37,8 @@
  * the scheduler, of four kinds (the kind label).
  */
 #define HELP_CALLS_V1	"Calls of schedule() at a call site by a task"
-#define HELP_CALLS_V2	"Entries into the scheduler at a call site by a task: schedule() (kind sleep or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
+#define HIST_NAME	"sched_points_offcpu_seconds"
+#define HELP_CALLS_V2	"Entries into the scheduler at a call site by a task: schedule() (kind sleep, disk_sleep, idle or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
 
 static void prom_value(FILE *fp, const char *s, size_t len)
 {
@@ -63,11 +71,13 @@ static void prom_value(FILE *fp, const char *s, size_t len)
 #define OTHER_REAL	"\\157ther"
 
 static void prom_labels(FILE *fp, const struct sp_result *r,
-			const struct sp_group *g, char *buf)
+			const struct sp_group *g, char *buf, const char *le)
 {
 	enum sp_col cols[SP_MAX_COLS];
 	size_t ncols = sp_label_columns(r, cols), c, len;
 
+	if (!ncols && !le)
+		return;
 	fputc('{', fp);
 	for (c = 0; c < ncols; c++) {
 		struct sp_cell cell;
@@ -85,6 +95,8 @@ static void prom_labels(FILE *fp, const struct sp_result *r,
 		fprintf(fp, "%s%s=", c ? "," : "", sp_col_name(r, cols[c]));
 		prom_value(fp, s, len);
 	}
+	if (le)
+		fprintf(fp, "%sle=\"%s\"", ncols ? "," : "", le);
 	fputc('}', fp);
 }
 
@@ -107,10 +119,11 @@ static void prom_summary(FILE *fp, const struct sp_store *st)
 		{ "sched_points_dropped_total", "counter", "Hits lost because a table was full." },
 		{ "sched_points_time", "gauge", "Whether off-CPU time is measured (1) or not (0)." },
 		{ "sched_points_kinds", "gauge", "Whether preempt and cond_resched entries are counted (1) or not (0)." },
+		{ "sched_points_hist", "gauge", "Whether histograms of off-CPU time are kept (1) or not (0)." },
 	};
 	const int64_t v[] = { st->sum.enabled, st->sum.cpus, st->sum.capacity,
 			      st->sum.used, st->sum.entries, st->sum.dropped,
-			      st->sum.time, st->sum.kinds };
+			      st->sum.time, st->sum.kinds, st->sum.hist };
 	size_t i;
 
 	_Static_assert(sizeof(m) / sizeof(m[0]) == sizeof(v) / sizeof(v[0]),
@@ -136,16 +149,23 @@ enum prom_what { P_COUNT, P_DELTA, P_RATE, P_TIME, P_MAX, P_DTIME, P_TRATE };
 struct prom_vals {
 	sp_u128 count, delta, total_ns, delta_ns;
 	uint64_t max_ns;
+	struct sp_hist hist;
 };
 
-static void prom_add(struct prom_vals *v, const struct sp_group *g)
+static void prom_add(struct prom_vals *v, const struct sp_result *r,
+		     const struct sp_group *g)
 {
+	const struct sp_hist *h = sp_group_hist(r, g);
+	unsigned b;
+
 	v->count += g->count;
 	v->delta += g->delta;
 	v->total_ns += g->total_ns;
 	v->delta_ns += g->delta_ns;
 	if (g->max_ns > v->max_ns)
 		v->max_ns = g->max_ns;
+	for (b = 0; h && b < SP_HIST_N; b++)
+		v->hist.n[b] += h->n[b];	/* below 2^64: see sp_store_add() */
 }
 
 static void prom_sample(FILE *fp, const struct sp_result *r,
@@ -198,18 +218,68 @@ static void prom_samples(FILE *fp, const struct sp_result *r, char *buf,
 	for (i = 0; i < r->nshown; i++) {
 		struct prom_vals v = { 0 };
 
-		prom_add(&v, &r->groups[i]);
+		prom_add(&v, r, &r->groups[i]);
 		fputs(name, fp);
-		prom_labels(fp, r, &r->groups[i], buf);
+		prom_labels(fp, r, &r->groups[i], buf, NULL);
 		prom_sample(fp, r, &v, what);
 	}
 	if (r->nshown == r->ngroups)
 		return;
 	for (i = r->nshown; i < r->ngroups; i++)
-		prom_add(&rest, &r->groups[i]);
+		prom_add(&rest, r, &r->groups[i]);
 	fputs(name, fp);
-	prom_labels(fp, r, NULL, buf);
+	prom_labels(fp, r, NULL, buf, NULL);
 	prom_sample(fp, r, &rest, what);
+}
+
+/* One series of the histogram: cumulative buckets, +Inf, _sum, _count. */
+static void prom_hist_series(FILE *fp, const struct sp_result *r,
+			     const struct sp_group *g, const struct prom_vals *v,
+			     char *buf)
+{
+	char le[64];
+	uint64_t cum = 0;
+	unsigned b;
+
+	for (b = 0; b < SP_HIST_N; b++) {
+		cum += v->hist.n[b];
+		if (sp_hist_upper(b))
+			sp_fmt_seconds(le, sizeof(le), sp_hist_upper(b));
+		else
+			snprintf(le, sizeof(le), "+Inf");
+		fputs(HIST_NAME "_bucket", fp);
+		prom_labels(fp, r, g, buf, le);
+		fprintf(fp, " %llu\n", (unsigned long long)cum);
+	}
+	sp_fmt_seconds(le, sizeof(le), v->total_ns);
+	fputs(HIST_NAME "_sum", fp);
+	prom_labels(fp, r, g, buf, NULL);
+	fprintf(fp, " %s\n", le);
+	fputs(HIST_NAME "_count", fp);
+	prom_labels(fp, r, g, buf, NULL);
+	fprintf(fp, " %llu\n", (unsigned long long)cum);
+}
+
+/* The histogram family: the top N series and 'other', as prom_samples(). */
+static void prom_histogram(FILE *fp, const struct sp_result *r, char *buf)
+{
+	struct prom_vals *v = sp_xrealloc(NULL, 1, sizeof(*v));
+	uint32_t i;
+
+	prom_family(fp, HIST_NAME, "histogram",
+		    "Off-CPU time of the calls of schedule() since the last reset, in the kernel's log2 buckets (version 3 hist field).");
+	for (i = 0; i < r->nshown; i++) {
+		memset(v, 0, sizeof(*v));
+		prom_add(v, r, &r->groups[i]);
+		prom_hist_series(fp, r, &r->groups[i], v, buf);
+	}
+	if (r->nshown < r->ngroups) {
+		memset(v, 0, sizeof(*v));
+		for (i = r->nshown; i < r->ngroups; i++)
+			prom_add(v, r, &r->groups[i]);
+		prom_hist_series(fp, r, NULL, v, buf);
+	}
+	free(v);
 }
 
 void sp_prom_result(struct sp_out *out, const struct sp_result *r)
@@ -233,6 +303,8 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 				     "gauge",
 				     "Longest single off-CPU stretch since the last reset.");
 		}
+		if (r->hist)
+			prom_histogram(fp, r, buf);
 		free(buf);
 		return;
 	}

@@ -7,7 +7,7 @@
  *
  * Input (parse.c) is read line by line, never whole: memory grows with the
  * number of distinct keys, not with the size of the input.  Every data line
- * of /proc/sched_points (versions 1 and 2 of the format described in
+ * of /proc/sched_points (versions 1, 2 and 3 of the format described in
  * Documentation/scheduler/sched-points.rst, which patches/0005 and
  * patches/0007 of the series add) is checked field by field and added to a
  * store (store.c):
@@ -20,6 +20,8 @@
  *             count, 32 bytes
  *     times[row]: off-CPU time (total_ns) and longest stretch (max_ns),
  *             allocated when a line carries time (NULL for version 1)
+ *     hists[row]: log2 histogram of off-CPU time (version 3 'hist' field),
+ *             allocated when a line carries one (NULL otherwise)
  *     deltas[row]: interval mode only, filled by sp_delta()
  *     index:  open-addressing hash (struct sp_keymap) key -> row
  *
@@ -30,10 +32,15 @@
  * row.  The address is not part of the key: the symbol names the call site
  * in a way that survives a module being loaded at another address.
  *
- * Versions 1 and 2 share this one representation: a version 1 line has the
+ * Versions 1 to 3 share this one representation: a version 1 line has the
  * kind SP_KIND_NONE (shown as "-") and no time (times[] stays NULL, which
  * reads as total_ns = max_ns = 0, and st->has_time is false, so no view
- * shows time columns).  Version 1 input costs what it cost before version 2.
+ * shows time columns).  Version 1 input costs what it cost before version 2,
+ * and version 2 input what it cost before version 3 (hists[] stays NULL).
+ *
+ * Histograms (hist.c): 26 log2 buckets of off-CPU time per row; a view sums
+ * them per group (result->hists[group->hist]) and takes its percentiles
+ * from the sums as Prometheus' histogram_quantile() does.
  *
  * Sums of off-CPU time use 128 bits (sp_u128): each line's total_ns fits in
  * 64 bits, but thousands of sleeping tasks for a few months add up to more
@@ -67,8 +74,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SP_TOOL_VERSION		"2.0"
-#define SP_FORMAT_MAJOR		2	/* newest read; 1 is read too */
+#define SP_TOOL_VERSION		"3.0"
+#define SP_FORMAT_MAJOR		3	/* newest read; 1 and 2 are read too */
 #define SP_DEFAULT_SOURCE	"/proc/sched_points"
 #define SP_MAX_LINE		65536	/* longer input lines are refused */
 #define SP_MATRIX_TOP		40	/* rows/columns of a matrix without -n */
@@ -117,18 +124,54 @@ void sp_fmt_seconds(char *buf, size_t len, sp_u128 ns);
 /* ns for people: three significant digits and a unit (ns us ms s min h d). */
 void sp_fmt_duration(char *buf, size_t len, sp_u128 ns);
 
-/* How schedule() was entered (version 2 'kind' column). */
+/* How schedule() was entered (version 2 and 3 'kind' column). */
 enum sp_kind {
 	SP_KIND_NONE,		/* version 1 line: not known, shown as "-" */
-	SP_KIND_SLEEP,		/* schedule() while not runnable */
+	SP_KIND_SLEEP,		/* schedule() while not runnable (S; version
+				 * 2: every sleep) */
+	SP_KIND_DISK_SLEEP,	/* version 3: TASK_UNINTERRUPTIBLE (D) */
+	SP_KIND_IDLE,		/* version 3: TASK_IDLE (I) */
 	SP_KIND_YIELD,		/* schedule() while runnable */
 	SP_KIND_PREEMPT,	/* preempt_schedule() */
 	SP_KIND_COND_RESCHED,	/* cond_resched() that rescheduled */
 	SP_NKINDS,
 };
 const char *sp_kind_name(unsigned kind);
-/* SP_KIND_SLEEP.. for one of the four words of the format, or -1. */
+/* SP_KIND_SLEEP.. for one of the six words of the format, or -1. */
 int sp_kind_parse(const char *s, size_t len);
+/* Is kind a word of format version major (disk_sleep, idle: 3 on)? */
+bool sp_kind_in_version(unsigned kind, unsigned major);
+
+/* ---- hist.c: log2 histograms of off-CPU time ---------------------------- */
+
+/*
+ * Bucket i holds the calls of bucket K = SP_HIST_MIN + i of the format:
+ * off-CPU time t with 2^K <= t < 2^(K+1) ns; the first also every t below
+ * 2^10 (0 too), the last every t of 2^34 ns or more.
+ */
+#define SP_HIST_MIN	9
+#define SP_HIST_MAX	34
+#define SP_HIST_N	(SP_HIST_MAX - SP_HIST_MIN + 1)
+struct sp_hist {
+	uint64_t n[SP_HIST_N];
+};
+
+/* Lower bound of bucket i in ns (0 for the first). */
+uint64_t sp_hist_lower(unsigned i);
+/* Upper bound (exclusive) of bucket i in ns; 0 for the last, which has none. */
+uint64_t sp_hist_upper(unsigned i);
+/* Calls in the histogram; h may be NULL (none). */
+uint64_t sp_hist_calls(const struct sp_hist *h);
+/* The first and last non-empty buckets; false if every bucket is empty. */
+bool sp_hist_range(const struct sp_hist *h, unsigned *first, unsigned *last);
+/*
+ * The pct-th percentile (1..99) in ns, as Prometheus' histogram_quantile()
+ * computes it: linear within the bucket the rank falls in, bucket i spanning
+ * [lower, upper), the last [2^34, max_ns]; rounded down to a whole ns and
+ * clamped to max_ns.  False when the histogram is empty.
+ */
+bool sp_hist_percentile(const struct sp_hist *h, unsigned pct, uint64_t max_ns,
+			uint64_t *out);
 
 /* ---- store.c ---------------------------------------------------------- */
 
@@ -207,7 +250,7 @@ struct sp_syminfo {
  * word in the file: 0 caller, 1 effective.
  */
 struct sp_summary {
-	int64_t enabled, mode, time, kinds, cpus, capacity, used, entries,
+	int64_t enabled, mode, time, kinds, hist, cpus, capacity, used, entries,
 		dropped;
 };
 #define SP_MODE_CALLER		0
@@ -242,10 +285,11 @@ struct sp_slot {
 
 struct sp_store {
 	char name[256];		/* where the snapshot came from */
-	char version[32];	/* "1", "1.2", "2" */
-	unsigned major;		/* 1 or 2 */
+	char version[32];	/* "1", "1.2", "2", "3" */
+	unsigned major;		/* 1, 2 or 3 */
 	bool has_kinds;		/* the input has the kind column (version 2) */
 	bool has_time;		/* ... and total_ns, max_ns (version 2) */
+	bool has_hist;		/* histograms: 'hist 1' or a line with one */
 	uint8_t kinds_seen;	/* bit (1 << kind) for every kind of a line */
 	struct sp_summary sum;
 	struct sp_pool comms, syms;
@@ -254,6 +298,8 @@ struct sp_store {
 	struct sp_row *rows;
 	struct sp_rtime *times;		/* [rows_cap] or NULL: all zero */
 	struct sp_rdelta *deltas;	/* [nrows] or NULL: see delta.c */
+	struct sp_hist *hists;		/* [rows_cap] or NULL: all empty */
+	struct sp_hist *dhists;		/* [nrows] or NULL: see delta.c */
 	uint32_t nrows, rows_cap;
 	struct sp_slot *index;	/* rows by key; the keys live in rows[] */
 	uint32_t index_cap;
@@ -261,6 +307,7 @@ struct sp_store {
 	uint64_t total_delta;
 	sp_u128 total_ns;	/* sum of all total_ns */
 	sp_u128 total_delta_ns;
+	uint64_t total_hist;	/* calls in all histograms, cannot overflow */
 	uint64_t lines;		/* data lines read */
 };
 
@@ -274,9 +321,11 @@ struct sp_line {
 	const char *comm, *sym;	/* decoded comm, symbol as in the file */
 	size_t comm_len, sym_len;
 	const struct sp_syminfo *si;
+	const struct sp_hist *hist;	/* NULL: none ('-', or before version 3) */
 };
 #define SP_ADD_COUNT_OVERFLOW	-1	/* the sum of all counts > 2^64-1 */
 #define SP_ADD_TIME_OVERFLOW	-2	/* one row's total_ns > 2^64-1 */
+#define SP_ADD_HIST_OVERFLOW	-3	/* the calls of all histograms > 2^64-1 */
 /*
  * Add one data line. Returns 0, or SP_ADD_*_OVERFLOW (the caller reports it
  * as bad input).
@@ -293,6 +342,8 @@ bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 		   uint32_t comm, uint32_t sym, unsigned kind, uint32_t *row);
 /* The time of row i, zero when the store has none. */
 struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i);
+/* The histogram of row i, NULL when the store has none. */
+const struct sp_hist *sp_row_hist(const struct sp_store *st, uint32_t i);
 
 /* ---- parse.c ---------------------------------------------------------- */
 
@@ -345,6 +396,7 @@ enum sp_view {
 	SP_VIEW_SITE,		/* one call site's tasks */
 	SP_VIEW_TASK,		/* one task's call sites */
 	SP_VIEW_MATRIX,
+	SP_VIEW_HIST,		/* one point's histogram: site X, or the hottest */
 };
 
 enum sp_group_by {
@@ -356,6 +408,7 @@ enum sp_sort {
 	SP_SORT_COUNT, SP_SORT_TOTAL, SP_SORT_PID, SP_SORT_TGID,
 	SP_SORT_COMM, SP_SORT_SITE, SP_SORT_NAME, SP_SORT_TIME,
 	SP_SORT_MEAN, SP_SORT_MAX, SP_SORT_TASKS, SP_SORT_SITES,
+	SP_SORT_P50, SP_SORT_P90, SP_SORT_P99,
 	SP_NSORTS,
 };
 #define SP_MAX_SORT	8	/* keys in one --sort list */
@@ -402,6 +455,7 @@ struct sp_opts {
 	enum sp_format format;
 	bool format_given;
 	bool pretty;
+	bool buckets;		/* --buckets: a CSV row, a heat-map column per bucket */
 	const char *file;	/* NULL: SP_DEFAULT_SOURCE */
 	const char *output;	/* -o */
 	double interval;
@@ -420,6 +474,7 @@ struct sp_group {
 	uint32_t site;		/* id in result->sites */
 	uint32_t rep_pid;	/* task whose comm is shown (tgid groups) */
 	uint32_t ntasks, nsites;
+	uint32_t hist;		/* index in result->hists (when result->hist) */
 	uint8_t kind;		/* with SP_K_KIND */
 };
 
@@ -434,11 +489,14 @@ struct sp_result {
 	uint32_t nshown;	/* groups after --top, in sorted order */
 	struct sp_keymap gindex;
 	struct sp_keymap seen_task, seen_site;	/* distinct counting */
+	struct sp_hist *hists;	/* a histogram per group (hist), or NULL */
+	uint32_t nhists, hcap;
 	uint64_t total, total_delta;	/* over every filtered row */
 	sp_u128 total_ns, total_delta_ns;
 	uint64_t nrows;		/* filtered rows */
 	bool by_time;		/* --value time */
 	bool time;		/* the input has off-CPU time: time columns */
+	bool hist;		/* ... and histograms: percentile columns */
 	bool delta;		/* interval mode */
 	double interval;	/* seconds, <= 0: unknown */
 };
@@ -485,6 +543,12 @@ sp_u128 sp_result_value(const struct sp_result *r);
  */
 bool sp_group_mean(const struct sp_result *r, const struct sp_group *g,
 		   sp_u128 *mean);
+/* The histogram of a group (the interval's in interval mode), or NULL. */
+const struct sp_hist *sp_group_hist(const struct sp_result *r,
+				    const struct sp_group *g);
+/* A percentile of the group's histogram (sp_hist_percentile()). */
+bool sp_group_percentile(const struct sp_result *r, const struct sp_group *g,
+			 unsigned pct, uint64_t *out);
 const char *sp_site_name(const struct sp_result *r, const struct sp_group *g);
 /*
  * One string for a column of the matrix: the site, or "kind:site" when the
@@ -510,6 +574,9 @@ enum sp_col {
 	SP_COL_MEAN,		/* mean_ns */
 	SP_COL_MAX,		/* max_ns */
 	SP_COL_KIND,
+	SP_COL_P50,		/* p50_ns, ... from the histogram */
+	SP_COL_P90,
+	SP_COL_P99,
 };
 #define SP_MAX_COLS 20
 double sp_rate(const struct sp_result *r, uint64_t delta);	/* < 0: none */
@@ -602,6 +669,10 @@ void sp_json_reset(struct sp_out *out, const struct sp_store *st,
 void sp_folded_result(struct sp_out *out, const struct sp_result *r);
 void sp_prom_result(struct sp_out *out, const struct sp_result *r);
 void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m);
+/* The hist command's table; heatmap --buckets; CSV, a row per bucket. */
+void sp_table_hist(struct sp_out *out, const struct sp_result *r);
+void sp_svg_buckets(struct sp_out *out, const struct sp_result *r);
+void sp_csv_buckets(struct sp_out *out, const struct sp_result *r);
 
 /* ---- main.c / output.c -------------------------------------------------- */
 

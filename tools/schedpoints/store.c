@@ -229,6 +229,7 @@ void sp_store_init(struct sp_store *st, const char *name)
 	memset(st, 0, sizeof(*st));
 	snprintf(st->name, sizeof(st->name), "%s", name);
 	st->sum.enabled = st->sum.mode = st->sum.time = st->sum.kinds = -1;
+	st->sum.hist = -1;
 	st->sum.cpus = st->sum.capacity = -1;
 	st->sum.used = st->sum.entries = st->sum.dropped = -1;
 }
@@ -241,6 +242,8 @@ void sp_store_free(struct sp_store *st)
 	free(st->rows);
 	free(st->times);
 	free(st->deltas);
+	free(st->hists);
+	free(st->dhists);
 	free(st->index);
 	memset(st, 0, sizeof(*st));
 }
@@ -300,12 +303,14 @@ static void index_resize(struct sp_store *st, uint32_t cap)
 	st->index_cap = cap;
 }
 
-/* rows[] (and times[] when there is one) for cap rows. */
+/* rows[] (and times[], hists[] when there are) for cap rows. */
 static void rows_resize(struct sp_store *st, uint32_t cap)
 {
 	st->rows = sp_xrealloc(st->rows, cap, sizeof(*st->rows));
 	if (st->times)
 		st->times = sp_xrealloc(st->times, cap, sizeof(*st->times));
+	if (st->hists)
+		st->hists = sp_xrealloc(st->hists, cap, sizeof(*st->hists));
 	st->rows_cap = cap;
 }
 
@@ -314,6 +319,20 @@ struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i)
 	struct sp_rtime none = { 0, 0 };
 
 	return st->times ? st->times[i] : none;
+}
+
+const struct sp_hist *sp_row_hist(const struct sp_store *st, uint32_t i)
+{
+	return st->hists ? &st->hists[i] : NULL;
+}
+
+/* A side array of cap elements of size bytes, zero for the n rows so far. */
+static void *side_array(uint32_t cap, size_t size)
+{
+	void *p = sp_xrealloc(NULL, cap ? cap : 1, size);
+
+	memset(p, 0, (size_t)cap * size);
+	return p;
 }
 
 void sp_store_reserve(struct sp_store *st, uint64_t n)
@@ -376,12 +395,23 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 	/* at most 3/4 full */
 	if (4 * ((uint64_t)st->nrows + 1) > 3 * (uint64_t)st->index_cap)
 		index_grow(st);
-	if ((l->total_ns || l->max_ns) && !st->times) {
-		/* the first line with time: times[] from now on, zero so far */
-		st->times = sp_xrealloc(NULL, st->rows_cap ? st->rows_cap : 1,
-					sizeof(*st->times));
-		memset(st->times, 0, (size_t)st->rows_cap * sizeof(*st->times));
+	if (l->hist) {
+		/* every bucket below 2^64 in every sum: checked once, here */
+		sp_u128 calls = 0;
+		unsigned b;
+
+		for (b = 0; b < SP_HIST_N; b++)
+			calls += l->hist->n[b];
+		if (calls > UINT64_MAX - st->total_hist)
+			return SP_ADD_HIST_OVERFLOW;
+		st->total_hist += (uint64_t)calls;
+		st->has_hist = true;
 	}
+	/* the first line with time (a histogram): times[] (hists[]) from now on */
+	if ((l->total_ns || l->max_ns) && !st->times)
+		st->times = side_array(st->rows_cap, sizeof(*st->times));
+	if (l->hist && !st->hists)
+		st->hists = side_array(st->rows_cap, sizeof(*st->hists));
 	h = row_hash(&k);
 	s = index_slot(st, h, &k);
 	if (st->index[s].row) {
@@ -397,6 +427,12 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			if (l->max_ns > t->max_ns)
 				t->max_ns = l->max_ns;
 		}
+		if (l->hist) {
+			unsigned b;
+
+			for (b = 0; b < SP_HIST_N; b++)
+				st->hists[ri].n[b] += l->hist->n[b];
+		}
 		st->rows[ri].count += l->count;
 	} else {
 		if (st->nrows == st->rows_cap)
@@ -407,6 +443,10 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 		};
 		if (st->times)
 			st->times[st->nrows] = (struct sp_rtime){ l->total_ns, l->max_ns };
+		if (st->hists && l->hist)
+			st->hists[st->nrows] = *l->hist;
+		else if (st->hists)
+			memset(&st->hists[st->nrows], 0, sizeof(*st->hists));
 		st->index[s].hash = h;
 		st->index[s].row = ++st->nrows;
 	}

@@ -11,6 +11,13 @@
  * Without -n and --columns the picture holds the top SP_MATRIX_TOP rows and
  * columns.  Labels longer than LABEL_MAX glyphs are cut in the middle, their
  * " [module]" or " (pid)" kept.
+ *
+ * heatmap --buckets draws the latency picture instead: one row per call
+ * site (the rows of the sites view: -n, --sort, --group, filters), one
+ * column per log2 bucket of off-CPU time (from the lowest to the highest
+ * bucket any shown row holds), each cell coloured by its calls, on the
+ * same scale and legend; the tooltip says the bucket's range, its calls
+ * and the row's percentiles.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -70,15 +77,13 @@ static double scale(sp_u128 v, sp_u128 min, sp_u128 max)
 	return (log((double)v) - log((double)min)) / (log((double)max) - log((double)min));
 }
 
-/* A value for people: a count, or a duration. */
-static void fmt_value(const struct sp_result *r, char *buf, size_t len,
-		      sp_u128 v)
+/* A value for people: a count, or a duration (ns). */
+static void fmt_value(bool ns, char *buf, size_t len, sp_u128 v)
 {
-	struct sp_cell cell;
+	struct sp_cell cell = { .type = ns ? SP_CELL_NS : SP_CELL_UINT, .u = v };
 	size_t n;
 	const char *s;
 
-	sp_value_cell(r, v, &cell);
 	s = sp_cell_text(&cell, true, buf, len, &n);
 	if (s != buf)
 		snprintf(buf, len, "%.*s", (int)n, s);
@@ -209,12 +214,74 @@ static void text_at(FILE *fp, double x, double y, const char *anchor,
 	fputs("</text>\n", fp);
 }
 
+/*
+ * The document's start: its size for ncols x nrows cells at (left, top), a
+ * white background, the title and the source.
+ */
+static void svg_start(FILE *fp, const struct sp_store *st, const char *title,
+		      double left, double top, size_t ncols, size_t nrows)
+{
+	char name[4 * sizeof(st->name) + 1];
+	double width = left + (double)ncols * CELL + 24, height;
+
+	if (width < left + LEGEND_W + 80)
+		width = left + LEGEND_W + 80;
+	if (width < left + 60 * CHAR_W)		/* the legend title */
+		width = left + 60 * CHAR_W;
+	if (width < 16 + (double)strlen(title) * 8)
+		width = 16 + (double)strlen(title) * 8;
+	height = top + (double)nrows * CELL + 80;
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"%d\">\n",
+		width, height, width, height, FONT);
+	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", fp);
+	fputs("<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", fp);
+	xml_text(fp, title);
+	fputs("</text>\n<text x=\"8\" y=\"30\" fill=\"#555555\">", fp);
+	sp_escape(name, st->name, strlen(st->name), 0);
+	xml_text(fp, name);
+	fputs("</text>\n", fp);
+}
+
+/* The label of column c, upright above it. */
+static void column_label(FILE *fp, double left, double top, size_t c,
+			 const char *s)
+{
+	double x = left + (double)c * CELL + CELL / 2.0;
+
+	fprintf(fp, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\">",
+		x + FONT / 2.0 - 1, top - 4);
+	xml_text(fp, s);
+	fputs("</text>\n", fp);
+}
+
+/* The grid in the colour of "none"; only cells that hold a value go on it. */
+static void grid(FILE *fp, double left, double top, size_t ncols, size_t nrows)
+{
+	if (nrows && ncols)
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%zu\" height=\"%zu\" fill=\"%s\"/>\n",
+			left, top, ncols * CELL, nrows * CELL, EMPTY);
+}
+
+/* A cell's rectangle, up to its tooltip's text ("</title></rect>" after). */
+static void cell_open(FILE *fp, double x, double y, const char *fill)
+{
+	fputs("<rect x=\"", fp);
+	put_tenths(fp, x);
+	fputs("\" y=\"", fp);
+	put_tenths(fp, y);
+	fputs("\" width=\"" STR(CELL) "\" height=\"" STR(CELL) "\" fill=\"", fp);
+	fputs(fill, fp);
+	fputs("\" stroke=\"#ffffff\"><title>", fp);
+}
+
 /* Legend: gradient bar from the smallest to the largest cell, log ticks. */
-static void legend(FILE *fp, const struct sp_result *rows, double lx, double ly,
+static void legend(FILE *fp, bool ns, double lx, double ly,
 		   const char *what, sp_u128 min, sp_u128 max)
 {
 	/* ticks further apart for time: 1ns, 1us, 1ms, 1s, ... */
-	unsigned step = rows->by_time ? 1000 : 10;
+	unsigned step = ns ? 1000 : 10;
 	char fill[16], v1[64], title[96];
 	sp_u128 tick;
 	size_t c;
@@ -236,7 +303,7 @@ static void legend(FILE *fp, const struct sp_result *rows, double lx, double ly,
 	text_at(fp, lx + LEGEND_W + 16 + LEGEND_H + 4, ly + LEGEND_H - 2, "start", "none");
 	if (!max)
 		return;
-	fmt_value(rows, v1, sizeof(v1), min);
+	fmt_value(ns, v1, sizeof(v1), min);
 	snprintf(title, sizeof(title), "min %s", v1);
 	fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
 		lx, lx, ly + LEGEND_H, ly + LEGEND_H + 18);
@@ -245,7 +312,7 @@ static void legend(FILE *fp, const struct sp_result *rows, double lx, double ly,
 		double x = lx + scale(tick, min, max) * LEGEND_W;
 
 		if (tick > min && tick < max) {
-			fmt_value(rows, v1, sizeof(v1), tick);
+			fmt_value(ns, v1, sizeof(v1), tick);
 			fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#000000\"/>\n", x, x, ly + LEGEND_H, ly + LEGEND_H + 4);
 			text_at(fp, x, ly + LEGEND_H + 15, "middle", v1);
@@ -253,7 +320,7 @@ static void legend(FILE *fp, const struct sp_result *rows, double lx, double ly,
 		if (tick > max / step)
 			break;
 	}
-	fmt_value(rows, v1, sizeof(v1), max);
+	fmt_value(ns, v1, sizeof(v1), max);
 	snprintf(title, sizeof(title), "max %s", v1);
 	fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
 		lx + LEGEND_W, lx + LEGEND_W, ly + LEGEND_H, ly + LEGEND_H + 18);
@@ -270,7 +337,7 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 	char **xcols;
 	char *col, *cut;
 	sp_u128 max = 0, min = 0;
-	double left, top, width, height;
+	double left, top;
 	static const char *const whats[2][2] = {
 		{ "count", "delta" }, { "off-CPU time", "off-CPU time delta" },
 	};
@@ -302,53 +369,22 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 			th = glyphs(cut);
 	}
 
-	fmt_value(rows, v1, sizeof(v1), sp_result_value(rows));
+	fmt_value(rows->by_time, v1, sizeof(v1), sp_result_value(rows));
 	snprintf(title, sizeof(title),
 		 "sched_points: %s per task and %s (%u of %u tasks, %u of %u %ss; total %s)",
 		 what, sp_site_label(rows->o), rows->nshown, rows->ngroups,
 		 cols->nshown, cols->ngroups, sp_site_label(rows->o), v1);
 	left = 12 + (double)lw * CHAR_W;
 	top = 48 + (double)th * CHAR_W;		/* column labels upright */
-	width = left + (double)cols->nshown * CELL + 24;
-	if (width < left + LEGEND_W + 80)
-		width = left + LEGEND_W + 80;
-	if (width < left + 60 * CHAR_W)		/* the legend title */
-		width = left + 60 * CHAR_W;
-	if (width < 16 + (double)strlen(title) * 8)
-		width = 16 + (double)strlen(title) * 8;
-	height = top + (double)rows->nshown * CELL + 80;
-
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		"viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"%d\">\n",
-		width, height, width, height, FONT);
-	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", fp);
-	fprintf(fp, "<text x=\"8\" y=\"16\" font-size=\"13\" font-weight=\"bold\">%s</text>\n",
-		title);
-	fputs("<text x=\"8\" y=\"30\" fill=\"#555555\">", fp);
-	{
-		char name[4 * sizeof(rows->st->name) + 1];
-
-		sp_escape(name, rows->st->name, strlen(rows->st->name), 0);
-		xml_text(fp, name);
-	}
-	fputs("</text>\n", fp);
+	svg_start(fp, rows->st, title, left, top, cols->nshown, rows->nshown);
 
 	/* column labels */
 	for (c = 0; c < cols->nshown; c++) {
-		double x = left + (double)c * CELL + CELL / 2.0;
-
-		fprintf(fp, "<text transform=\"translate(%.1f,%.1f) rotate(-90)\">",
-			x + FONT / 2.0 - 1, top - 4);
 		sp_column_label(cols, &cols->groups[c], col, clen);
 		cut_label(cut, clen, col);
-		xml_text(fp, cut);
-		fputs("</text>\n", fp);
+		column_label(fp, left, top, c, cut);
 	}
-	/* the grid in the colour of "none", then only the cells that hold a value */
-	if (rows->nshown && cols->nshown)
-		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%zu\" height=\"%zu\" fill=\"%s\"/>\n",
-			left, top, (size_t)cols->nshown * CELL, (size_t)rows->nshown * CELL, EMPTY);
+	grid(fp, left, top, cols->nshown, rows->nshown);
 	/* the tooltips' names, escaped once, not once per cell */
 	xcols = sp_xrealloc(NULL, cols->nshown ? cols->nshown : 1, sizeof(*xcols));
 	for (c = 0; c < cols->nshown; c++) {
@@ -371,17 +407,11 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 			if (!v)
 				continue;
 			colour(scale(v, min, max), fill, sizeof(fill));
-			fputs("<rect x=\"", fp);
-			put_tenths(fp, left + (double)c * CELL);
-			fputs("\" y=\"", fp);
-			put_tenths(fp, y);
-			fputs("\" width=\"" STR(CELL) "\" height=\"" STR(CELL) "\" fill=\"", fp);
-			fputs(fill, fp);
-			fputs("\" stroke=\"#ffffff\"><title>", fp);
+			cell_open(fp, left + (double)c * CELL, y, fill);
 			fputs(xlabel, fp);
 			fputs(" at ", fp);
 			fputs(xcols[c], fp);
-			fmt_value(rows, v1, sizeof(v1), v);
+			fmt_value(rows->by_time, v1, sizeof(v1), v);
 			fprintf(fp, ": %s %s", what, v1);
 			if (rows->time) {	/* the other measure too */
 				char other[64];
@@ -405,9 +435,107 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 	free(xcols);
 	if (!rows->nshown)
 		text_at(fp, left, top + 12, "start", "no data");
-	legend(fp, rows, left, top + (double)rows->nshown * CELL + 30, what, min, max);
+	legend(fp, rows->by_time, left, top + (double)rows->nshown * CELL + 30, what, min, max);
 	fputs("</svg>\n", fp);
 	free(cells);
 	free(cut);
 	free(col);
+}
+
+/* ---- heatmap --buckets: call sites x buckets ----------------------------- */
+
+void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
+{
+	FILE *fp = out->fp;
+	size_t lw = 10, clen = SP_MAX_LINE + 32, c;
+	char *label, *cut, fill[16], title[320], lo[64], hi[64];
+	unsigned first = SP_HIST_N, last = 0, f, l, b;
+	sp_u128 max = 0, min = 0;
+	double left, top;
+	uint32_t i;
+	const char *what = r->delta ? "calls in the interval" : "calls";
+
+	if (out->reset_msg)
+		return;
+	label = sp_xrealloc(NULL, clen, 1);
+	cut = sp_xrealloc(NULL, clen, 1);
+	for (i = 0; i < r->nshown; i++) {
+		const struct sp_hist *h = sp_group_hist(r, &r->groups[i]);
+
+		sp_column_label(r, &r->groups[i], label, clen);
+		cut_label(cut, clen, label);
+		if (glyphs(cut) > lw)
+			lw = glyphs(cut);
+		if (!sp_hist_range(h, &f, &l))
+			continue;
+		first = f < first ? f : first;
+		last = l > last ? l : last;
+		for (b = f; b <= l; b++) {
+			if (h->n[b] > max)
+				max = h->n[b];
+			if (h->n[b] && (!min || h->n[b] < min))
+				min = h->n[b];
+		}
+	}
+	if (first > last)	/* no bucket holds anything */
+		first = last = 0;
+	snprintf(title, sizeof(title),
+		 "sched_points: off-CPU time per %s, log2 buckets (%u of %u %ss)",
+		 sp_site_label(r->o), r->nshown, r->ngroups, sp_site_label(r->o));
+	left = 12 + (double)lw * CHAR_W;
+	top = 48 + 18 * CHAR_W;		/* "1.02us..2.05us" upright */
+	svg_start(fp, r->st, title, left, top, last - first + 1, r->nshown);
+	for (b = first; b <= last; b++) {
+		fmt_value(true, lo, sizeof(lo), sp_hist_lower(b));
+		if (sp_hist_upper(b))
+			fmt_value(true, hi, sizeof(hi), sp_hist_upper(b));
+		else
+			snprintf(hi, sizeof(hi), "inf");
+		snprintf(label, clen, "%s..%s", lo, hi);
+		column_label(fp, left, top, b - first, label);
+	}
+	grid(fp, left, top, last - first + 1, r->nshown);
+	for (i = 0; i < r->nshown; i++) {
+		const struct sp_group *g = &r->groups[i];
+		const struct sp_hist *h = sp_group_hist(r, g);
+		double y = top + (double)i * CELL;
+		uint64_t calls = sp_hist_calls(h);
+		char *xlabel;
+
+		sp_column_label(r, g, label, clen);
+		cut_label(cut, clen, label);
+		text_at(fp, left - 4, y + CELL - 4, "end", cut);
+		xlabel = xml_escaped(label);
+		for (b = first; calls && b <= last; b++) {
+			static const enum sp_col pcts[] = { SP_COL_P50, SP_COL_P99 };
+
+			if (!h->n[b])
+				continue;
+			colour(scale(h->n[b], min, max), fill, sizeof(fill));
+			cell_open(fp, left + (double)(b - first) * CELL, y, fill);
+			fmt_value(true, lo, sizeof(lo), sp_hist_lower(b));
+			if (sp_hist_upper(b))
+				fmt_value(true, hi, sizeof(hi), sp_hist_upper(b));
+			else
+				snprintf(hi, sizeof(hi), "inf");
+			fprintf(fp, "%s, %s to %s: %s %llu (%.1f%%)", xlabel, lo, hi, what,
+				(unsigned long long)h->n[b], 100.0 * (double)h->n[b] / (double)calls);
+			for (c = 0; c < sizeof(pcts) / sizeof(pcts[0]); c++) {
+				struct sp_cell cell;
+				size_t n;
+
+				sp_cell_get(r, g, pcts[c], &cell);
+				fprintf(fp, ", %s %s", c ? "p99" : "p50",
+					sp_cell_text(&cell, true, hi, sizeof(hi), &n));
+			}
+			fputs("</title></rect>\n", fp);
+		}
+		free(xlabel);
+	}
+	if (!r->nshown)
+		text_at(fp, left, top + 12, "start", "no data");
+	legend(fp, false, left, top + (double)r->nshown * CELL + 30, what, min, max);
+	fputs("</svg>\n", fp);
+	free(cut);
+	free(label);
 }

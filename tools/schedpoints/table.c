@@ -94,9 +94,9 @@ static void print_source(struct sp_out *out, const struct sp_result *r)
 {
 	const struct sp_store *st = r->st;
 	const struct sp_summary *s = &st->sum;
-	const char *names[] = { "enabled", "time", "kinds", "cpus", "capacity",
-				"used", "entries", "dropped" };
-	const int64_t vals[] = { s->enabled, s->time, s->kinds, s->cpus,
+	const char *names[] = { "enabled", "time", "kinds", "hist", "cpus",
+				"capacity", "used", "entries", "dropped" };
+	const int64_t vals[] = { s->enabled, s->time, s->kinds, s->hist, s->cpus,
 				 s->capacity, s->used, s->entries, s->dropped };
 	size_t i;
 
@@ -330,4 +330,119 @@ void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
 	if (cols->nshown < cols->ngroups)
 		fprintf(out->fp, "%u %ss, top %u shown (--columns)\n", cols->ngroups,
 			sp_site_label(rows->o), cols->nshown);
+}
+
+/* ---- hist: one point's buckets ------------------------------------------ */
+
+#define BAR_W	40	/* stars of the fullest bucket, as BCC's histograms */
+
+/* A duration for people, as the column writer shows one, into buf. */
+static const char *ns_text(uint64_t ns, char *buf, size_t len)
+{
+	struct sp_cell cell = { .type = SP_CELL_NS, .u = ns };
+	size_t n;
+
+	return sp_cell_text(&cell, true, buf, len, &n);
+}
+
+/* "0ns", "1.02us", ...; the last bucket's upper end is max_ns (or "inf"). */
+static void bucket_ends(unsigned i, uint64_t max_ns, char *lo, char *hi,
+			size_t len)
+{
+	ns_text(sp_hist_lower(i), lo, len);
+	if (sp_hist_upper(i))
+		ns_text(sp_hist_upper(i), hi, len);
+	else if (max_ns >= sp_hist_lower(i))
+		ns_text(max_ns, hi, len);
+	else
+		snprintf(hi, len, "inf");
+}
+
+/* What the point is: the kind and site of the hottest, or X and its spread. */
+static void hist_point(struct sp_out *out, const struct sp_result *r,
+		       const struct sp_group *g)
+{
+	FILE *fp = out->fp;
+
+	fputs("point ", fp);
+	if (out->o->view_arg) {
+		sp_fputs_escaped(fp, out->o->view_arg, strlen(out->o->view_arg), 0);
+		fprintf(fp, "  sites %u  tasks %u\n", g->nsites, g->ntasks);
+		return;
+	}
+	if (r->keys & SP_K_KIND)
+		fprintf(fp, "%s ", sp_kind_name(g->kind));
+	fprintf(fp, "%s  tasks %u  (the first of %u points by %s)\n",
+		sp_site_name(r, g), g->ntasks, r->ngroups,
+		out->o->nsort ? sp_sort_name(out->o->sort[0]) :
+		r->by_time ? "time" : "count");
+}
+
+void sp_table_hist(struct sp_out *out, const struct sp_result *r)
+{
+	static const enum sp_col sums[] = {
+		SP_COL_TIME, SP_COL_MEAN, SP_COL_P50, SP_COL_P90, SP_COL_P99,
+		SP_COL_MAX,
+	};
+	static const char *const names[] = {
+		"time", "mean", "p50", "p90", "p99", "max",
+	};
+	FILE *fp = out->fp;
+	const struct sp_group *g;
+	const struct sp_hist *h;
+	char lo[64], hi[64], buf[64];
+	size_t wlo = 0, whi = 0, wn = 8, c;
+	unsigned first, last, i;
+	uint64_t most = 0;
+
+	print_source(out, r);
+	if (out->reset_msg) {
+		fprintf(fp, "%s\n\n", out->reset_msg);
+		return;
+	}
+	fputc('\n', fp);
+	if (!r->nshown) {
+		fputs("no schedule point with a histogram\n", fp);
+		return;
+	}
+	g = &r->groups[0];
+	h = sp_group_hist(r, g);
+	hist_point(out, r, g);
+	if (!sp_hist_range(h, &first, &last)) {
+		fputs("no call in its histogram\n", fp);
+		return;
+	}
+	for (i = first; i <= last; i++) {
+		bucket_ends(i, g->max_ns, lo, hi, sizeof(lo));
+		wlo = strlen(lo) > wlo ? strlen(lo) : wlo;
+		whi = strlen(hi) > whi ? strlen(hi) : whi;
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)h->n[i]);
+		wn = strlen(buf) > wn ? strlen(buf) : wn;
+		most = h->n[i] > most ? h->n[i] : most;
+	}
+	if (wlo + whi + 4 < 12)
+		wlo = 12 - whi - 4;
+	fprintf(fp, "\n%*s : %-*s distribution\n", (int)(wlo + whi + 4),
+		"off-CPU time", (int)wn, "count");
+	for (i = first; i <= last; i++) {
+		size_t stars = (size_t)((double)h->n[i] * BAR_W / (double)most);
+		char bar[BAR_W + 1];
+
+		memset(bar, '*', stars);
+		bar[stars] = '\0';
+		bucket_ends(i, g->max_ns, lo, hi, sizeof(lo));
+		fprintf(fp, "%*s -> %-*s : %-*llu |%-*s|\n", (int)wlo, lo, (int)whi, hi,
+			(int)wn, (unsigned long long)h->n[i], BAR_W, bar);
+	}
+	fprintf(fp, "\ncalls %llu", (unsigned long long)sp_hist_calls(h));
+	for (c = 0; c < sizeof(sums) / sizeof(sums[0]); c++) {
+		enum sp_col col = sums[c] == SP_COL_TIME && r->delta ? SP_COL_DTIME : sums[c];
+		struct sp_cell cell;
+		size_t n;
+
+		sp_cell_get(r, g, col, &cell);
+		fprintf(fp, "  %s%s %s", col == SP_COL_DTIME ? "d" : "", names[c],
+			sp_cell_text(&cell, true, buf, sizeof(buf), &n));
+	}
+	fputc('\n', fp);
 }

@@ -7,6 +7,11 @@
  *   site X       one call site's tasks
  *   task PID     one task's call sites
  *   matrix       (task, site) cells, plus the task rows and site columns
+ *   hist         one group: the rows site X selects, or the hottest site
+ *
+ * On version 3 input (histograms), every view but the matrix sums the
+ * histograms of its rows per group (result->hists), for the percentile
+ * columns, the buckets of JSON, CSV and the heat map, and the hist command.
  *
  * On version 2 input, views keyed by site are keyed by (site, kind) too
  * (SP_K_KIND): a preemption and a sleep at one address are different
@@ -30,7 +35,7 @@ const char *sp_view_name(enum sp_view v)
 	static const char *const names[] = {
 		[SP_VIEW_SITES] = "sites", [SP_VIEW_TASKS] = "tasks",
 		[SP_VIEW_SITE] = "site", [SP_VIEW_TASK] = "task",
-		[SP_VIEW_MATRIX] = "matrix",
+		[SP_VIEW_MATRIX] = "matrix", [SP_VIEW_HIST] = "hist",
 	};
 
 	return names[v];
@@ -53,6 +58,7 @@ void sp_result_free(struct sp_result *r)
 	sp_keymap_free(&r->gindex);
 	sp_keymap_free(&r->seen_task);
 	sp_keymap_free(&r->seen_site);
+	free(r->hists);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -87,6 +93,18 @@ bool sp_group_mean(const struct sp_result *r, const struct sp_group *g,
 		return false;
 	*mean = ns / n;
 	return true;
+}
+
+const struct sp_hist *sp_group_hist(const struct sp_result *r,
+				    const struct sp_group *g)
+{
+	return r->hist ? &r->hists[g->hist] : NULL;
+}
+
+bool sp_group_percentile(const struct sp_result *r, const struct sp_group *g,
+			 unsigned pct, uint64_t *out)
+{
+	return sp_hist_percentile(sp_group_hist(r, g), pct, g->max_ns, out);
 }
 
 double sp_rate(const struct sp_result *r, uint64_t delta)
@@ -230,7 +248,7 @@ static bool sym_selected(const struct sp_store *st, uint32_t sym,
 		if (!ok)
 			return false;
 	}
-	if (o->view == SP_VIEW_SITE) {
+	if (o->view == SP_VIEW_SITE || (o->view == SP_VIEW_HIST && o->view_arg)) {
 		const char *x = o->view_arg;
 		size_t xl = strlen(x);
 
@@ -300,6 +318,14 @@ static struct sp_group *group_get(struct sp_result *r, uint32_t pid,
 		.pid = pid, .tgid = tgid, .comm = comm, .site = site,
 		.rep_pid = pid, .kind = (uint8_t)(r->keys & SP_K_KIND ? kind : 0),
 	};
+	if (r->hist) {
+		if (r->nhists == r->hcap) {
+			r->hcap = r->hcap ? r->hcap * 2 : 64;
+			r->hists = sp_xrealloc(r->hists, r->hcap, sizeof(*r->hists));
+		}
+		memset(&r->hists[r->nhists], 0, sizeof(*r->hists));
+		g->hist = r->nhists++;
+	}
 	return g;
 }
 
@@ -313,6 +339,8 @@ static void result_init(struct sp_result *r, const struct sp_store *st,
 	r->delta = delta;
 	r->interval = interval;
 	r->time = st->has_time;
+	/* a histogram per cell would cost the matrix 208 bytes a cell */
+	r->hist = st->has_hist && o->view != SP_VIEW_MATRIX;
 	r->by_time = o->value == SP_VALUE_TIME;
 }
 
@@ -345,6 +373,8 @@ unsigned sp_view_keys(const struct sp_opts *o)
 		return task_keys(o);
 	case SP_VIEW_TASK:
 		return SP_K_TASK | SP_K_SITE;
+	case SP_VIEW_HIST:	/* X: one group of what it selects */
+		return o->view_arg ? 0 : SP_K_SITE;
 	case SP_VIEW_MATRIX:
 		break;
 	}
@@ -466,6 +496,7 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 
 	static const struct sp_rtime no_time;
 	static const struct sp_rdelta no_delta;
+	const struct sp_hist *hists = r->delta ? st->dhists : st->hists;
 
 	for (i = 0; i < st->nrows; i++) {
 		const struct sp_row *row = &st->rows[i];
@@ -485,6 +516,10 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		if (o->f.ntgids && !u32_any(o->f.tgids, o->f.ntgids, row->tgid))
 			continue;
 		if (o->view == SP_VIEW_TASK && row->pid != o->task_pid)
+			continue;
+		/* hist: the rows that have one (preempt and yield may not) */
+		if (o->view == SP_VIEW_HIST &&
+		    (!hists || !sp_hist_calls(&hists[i])))
 			continue;
 		if (by_kind)
 			site = sel->kindgrp[row->kind];
@@ -513,6 +548,13 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 			g->tdelta += d->count;
 		if (t->max_ns > g->max_ns)
 			g->max_ns = t->max_ns;
+		if (r->hist && hists) {
+			struct sp_hist *h = &r->hists[g->hist];
+			unsigned b;
+
+			for (b = 0; b < SP_HIST_N; b++)
+				h->n[b] += hists[i].n[b];
+		}
 		active = !r->delta || d->count || d->ns;
 		if (!active)
 			continue;
@@ -599,6 +641,26 @@ static int cmp_mean(const struct sp_result *r, const struct sp_group *a,
 	return cmp_u128_desc(ma, mb);
 }
 
+/* The percentile of a sort key (p50, p90, p99), or 0. */
+static unsigned sort_pct(enum sp_sort key)
+{
+	return key == SP_SORT_P50 ? 50 : key == SP_SORT_P90 ? 90 :
+	       key == SP_SORT_P99 ? 99 : 0;
+}
+
+/* Groups with the percentile first, higher first (as cmp_mean()). */
+static int cmp_pct(const struct sp_result *r, unsigned pct,
+		   const struct sp_group *a, const struct sp_group *b)
+{
+	uint64_t pa = 0, pb = 0;
+	bool ha = sp_group_percentile(r, a, pct, &pa);
+	bool hb = sp_group_percentile(r, b, pct, &pb);
+
+	if (ha != hb)
+		return ha ? -1 : 1;
+	return cmp_u64_desc(pa, pb);
+}
+
 static int cmp_key(const struct sp_result *r, enum sp_sort key,
 		   const struct sp_group *a, const struct sp_group *b)
 {
@@ -614,6 +676,10 @@ static int cmp_key(const struct sp_result *r, enum sp_sort key,
 				    cmp_u64_desc(a->count, b->count);
 	case SP_SORT_MEAN:
 		return cmp_mean(r, a, b);
+	case SP_SORT_P50:
+	case SP_SORT_P90:
+	case SP_SORT_P99:
+		return cmp_pct(r, sort_pct(key), a, b);
 	case SP_SORT_MAX:
 		return cmp_u64_desc(a->max_ns, b->max_ns);
 	case SP_SORT_TASKS:
@@ -835,6 +901,7 @@ static bool radix_key(const struct sp_result *r, const struct sort_ctx *ctx,
 		    (key == SP_SORT_NAME && (r->keys & SP_K_SITE));
 	bool higher_first = false;
 	sp_u128 v = 0, mean;
+	uint64_t p;
 
 	if (site)
 		v = r->keys & SP_K_SITE ? rank[g->site] : 0;	/* as cmp_site() */
@@ -846,6 +913,9 @@ static bool radix_key(const struct sp_result *r, const struct sort_ctx *ctx,
 		v = g->tgid;
 	else if (key == SP_SORT_MEAN) {	/* groups without a mean last */
 		v = sp_group_mean(r, g, &mean) ? mean + 1 : 0;
+		higher_first = true;
+	} else if (sort_pct(key)) {	/* as cmp_pct() */
+		v = sp_group_percentile(r, g, sort_pct(key), &p) ? (sp_u128)p + 1 : 0;
 		higher_first = true;
 	} else {
 		higher_first = fast_key(r, key, g, &v);
@@ -1001,8 +1071,12 @@ static size_t sort_keys(const struct sp_opts *o, enum sp_sort *keys)
 
 size_t sp_rows_limit(const struct sp_opts *o)
 {
+	if (o->view == SP_VIEW_HIST)	/* X: one group; else the hottest */
+		return 1;
 	if (o->top_given)
 		return o->top;
+	if (o->buckets && o->format == SP_FMT_SVG)	/* heatmap --buckets */
+		return SP_MATRIX_TOP;
 	if (o->view == SP_VIEW_MATRIX && o->format != SP_FMT_FOLDED &&
 	    o->format != SP_FMT_PROM)
 		return SP_MATRIX_TOP;
@@ -1217,6 +1291,7 @@ const char *sp_sort_name(enum sp_sort s)
 		[SP_SORT_NAME] = "name", [SP_SORT_TIME] = "time",
 		[SP_SORT_MEAN] = "mean", [SP_SORT_MAX] = "max",
 		[SP_SORT_TASKS] = "tasks", [SP_SORT_SITES] = "sites",
+		[SP_SORT_P50] = "p50", [SP_SORT_P90] = "p90", [SP_SORT_P99] = "p99",
 	};
 
 	return s < SP_NSORTS ? names[s] : "?";
@@ -1245,6 +1320,10 @@ static bool sort_applies(const struct sp_opts *o, enum sp_sort s)
 		return !(keys & SP_K_PID);
 	case SP_SORT_SITES:	/* the SITES column */
 		return !(keys & SP_K_SITE);
+	case SP_SORT_P50:	/* no histogram per matrix cell or row */
+	case SP_SORT_P90:
+	case SP_SORT_P99:
+		return !matrix;
 	default:		/* measures: every view has them */
 		return true;
 	}
@@ -1268,9 +1347,36 @@ int sp_opts_check(const struct sp_opts *o, char *why, size_t len)
 		return -1;
 	}
 	if (o->group_given && o->view != SP_VIEW_SITES && o->view != SP_VIEW_TASK &&
-	    o->view != SP_VIEW_MATRIX) {
-		snprintf(why, len, "--group groups call sites: the %s view has none (it applies to sites, task PID, matrix and heatmap)",
-			 view);
+	    o->view != SP_VIEW_MATRIX &&
+	    (o->view != SP_VIEW_HIST || o->view_arg)) {
+		snprintf(why, len, "--group groups call sites: the %s view has none (it applies to sites, task PID, matrix, heatmap and hist without X)",
+			 o->view == SP_VIEW_HIST ? "hist X" : view);
+		return -1;
+	}
+	if (o->view == SP_VIEW_HIST && (o->top_given || o->columns_given)) {
+		snprintf(why, len, "--%s: hist shows one point's buckets (hist X, or the hottest point)",
+			 o->top_given ? "top" : "columns");
+		return -1;
+	}
+	if (o->view == SP_VIEW_HIST && o->view_arg && (o->nsort || o->reverse)) {
+		snprintf(why, len, "--%s picks the hottest point of hist without X: hist X sums the rows X selects",
+			 o->nsort ? "sort" : "reverse");
+		return -1;
+	}
+	if (o->view == SP_VIEW_HIST && o->format != SP_FMT_TABLE &&
+	    o->format != SP_FMT_CSV && o->format != SP_FMT_JSON) {
+		snprintf(why, len, "hist writes a table, csv (a row per bucket) or json, not --format %s",
+			 o->format == SP_FMT_FOLDED ? "folded" :
+			 o->format == SP_FMT_PROM ? "prometheus" : "svg");
+		return -1;
+	}
+	if (o->buckets && o->format == SP_FMT_SVG && o->columns_given) {
+		snprintf(why, len, "--columns: the columns of heatmap --buckets are the buckets");
+		return -1;
+	}
+	if (o->buckets && !(o->format == SP_FMT_SVG && o->view == SP_VIEW_SITES) &&
+	    !(o->format == SP_FMT_CSV && o->view != SP_VIEW_MATRIX)) {
+		snprintf(why, len, "--buckets is for heatmap (sites x buckets) and --format csv of sites, tasks, site X, task PID and hist (a row per bucket)");
 		return -1;
 	}
 	if (o->columns_given && (o->view != SP_VIEW_MATRIX || one_dim)) {

@@ -213,7 +213,7 @@ time_totals_agree() {
 	[ "$s" = "$want" ] || { fail "$name: prometheus seconds" "input $want ns, prometheus $s ns"; return; }
 	c=""
 	t=""
-	for k in sleep yield preempt cond_resched; do
+	for k in sleep disk_sleep idle yield preempt cond_resched; do
 		c="$c
 $(sp -f "$f" -F csv --kind $k sites | csv_sum count)"
 		t="$t
@@ -404,9 +404,9 @@ printf 'sched_points version 2.1\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddr
 sp -f "$OUT/minor21field.txt" sites >/dev/null 2>"$OUT/e"
 eq "spec: a data line of a minor version has the major's nine fields" \
 	"$?:$(sed 's/.*: //' "$OUT/e")" "1:expected 9 TAB-separated fields, got 10"
-printf 'sched_points version 3.0\n' >"$OUT/major3.txt"
-sp -f "$OUT/major3.txt" sites >/dev/null 2>&1
-eq "spec: an unknown major is refused, whatever its minor" "$?" "1"
+printf 'sched_points version 4.0\n' >"$OUT/major4.txt"
+sp -f "$OUT/major4.txt" sites >/dev/null 2>"$OUT/e"
+eq "spec: an unknown major is refused, whatever its minor" "$?:$(grep -c 'unsupported format version 4 ' "$OUT/e")" "1:1"
 
 # ---- format version 2: kinds, off-CPU time ---------------------------------
 V=$FIX/v2-basic.txt
@@ -640,12 +640,12 @@ bad() {
 }
 bad "5 fields" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\n" 9 "expected 6 TAB-separated fields, got 5"
 bad "7 fields" "${HDR}1\t1\t5\tffffffff81000000\tf+0x1/0x2\tx\ty\n" 9 "expected 6 TAB-separated fields, got 7"
-bad "empty file" "" - "empty input, expected 'sched_points version 1' or 'sched_points version 2'"
-bad "unknown major version" "sched_points version 3\n" 1 "unsupported format version 3 (this schedpoints reads versions 1 and 2)"
-bad "major version 0" "sched_points version 0.9\n" 1 "unsupported format version 0 (this schedpoints reads versions 1 and 2)"
-bad "unknown major version with minor" "sched_points version 10.1\n" 1 "unsupported format version 10 (this schedpoints reads versions 1 and 2)"
+bad "empty file" "" - "empty input, expected 'sched_points version 1', '2' or '3'"
+bad "unknown major version" "sched_points version 4\n" 1 "unsupported format version 4 (this schedpoints reads versions 1, 2 and 3)"
+bad "major version 0" "sched_points version 0.9\n" 1 "unsupported format version 0 (this schedpoints reads versions 1, 2 and 3)"
+bad "unknown major version with minor" "sched_points version 10.1\n" 1 "unsupported format version 10 (this schedpoints reads versions 1, 2 and 3)"
 bad "bad version line" "sched_points version one\n" 1 "expected 'sched_points version <MAJOR>[.<MINOR>]', got 'sched_points version one'"
-bad "not a sched_points file" "hello\n" 1 "expected 'sched_points version 1' or 'sched_points version 2', got 'hello'"
+bad "not a sched_points file" "hello\n" 1 "expected 'sched_points version 1', '2' or '3', got 'hello'"
 bad "no column header" "sched_points version 1\nenabled 1\n" 2 "unexpected end of input, expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm'"
 bad "wrong column header" "sched_points version 1\npid\ttgid\tcount\n" 2 "expected the column header 'pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm' of version 1, got 'pid\\011tgid\\011count'"
 bad "summary not a number" "sched_points version 1\nenabled yes\n" 2 "summary 'enabled': expected an unsigned decimal, got 'yes'"
@@ -753,7 +753,7 @@ usage -s speed sites
 usage -g function kinds
 sp --help >"$OUT/help"
 eq "--help: exit 0, usage on stdout" "$?:$(head -n 1 "$OUT/help")" "0:Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
-eq "--version" "$(sp --version)" "schedpoints 2.0 (reads /proc/sched_points format versions 1 and 2)"
+eq "--version" "$(sp --version)" "schedpoints 3.0 (reads /proc/sched_points format versions 1 to 3)"
 
 # ---- issue 16: the tool at scale --------------------------------------------
 # Each test below failed before the change that fixed what its name says.
