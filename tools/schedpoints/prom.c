@@ -34,11 +34,15 @@
 
 /*
  * Version 1 counted calls of schedule(); version 2 counts every entry into
- * the scheduler, of four kinds (the kind label).
+ * the scheduler, of four kinds (the kind label); version 3 of six.
  */
 #define HELP_CALLS_V1	"Calls of schedule() at a call site by a task"
 #define HIST_NAME	"sched_points_offcpu_seconds"
-#define HELP_CALLS_V2	"Entries into the scheduler at a call site by a task: schedule() (kind sleep, disk_sleep, idle or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
+#define HELP_CALLS_V2	"Entries into the scheduler at a call site by a task: schedule() (kind sleep or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
+#define HELP_CALLS_V3	"Entries into the scheduler at a call site by a task: schedule() (kind sleep, disk_sleep, idle or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
+/* The HELP of the calls family, for the version of the input. */
+#define HELP_CALLS(st, when)	((st)->major >= 3 ? HELP_CALLS_V3 when : \
+				 (st)->has_kinds ? HELP_CALLS_V2 when : HELP_CALLS_V1 when)
 
 static void prom_value(FILE *fp, const char *s, size_t len)
 {
@@ -293,8 +297,7 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 	prom_summary(fp, r->st);
 	if (!r->delta) {
 		prom_samples(fp, r, buf, P_COUNT, "sched_points_calls_total", "counter",
-			     r->st->has_kinds ? HELP_CALLS_V2 " since the last reset." :
-			     HELP_CALLS_V1 " since the last reset.");
+			     HELP_CALLS(r->st, " since the last reset."));
 		if (r->time) {
 			prom_samples(fp, r, buf, P_TIME, "sched_points_offcpu_seconds_total",
 				     "counter",
@@ -309,12 +312,10 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 		return;
 	}
 	prom_samples(fp, r, buf, P_DELTA, "sched_points_calls_delta", "gauge",
-		     r->st->has_kinds ? HELP_CALLS_V2 " in the last interval." :
-		     HELP_CALLS_V1 " in the last interval.");
+		     HELP_CALLS(r->st, " in the last interval."));
 	if (r->interval > 0)
 		prom_samples(fp, r, buf, P_RATE, "sched_points_calls_per_second", "gauge",
-			     r->st->has_kinds ? HELP_CALLS_V2 " per second over the last interval." :
-			     HELP_CALLS_V1 " per second over the last interval.");
+			     HELP_CALLS(r->st, " per second over the last interval."));
 	if (r->time) {
 		prom_samples(fp, r, buf, P_DTIME, "sched_points_offcpu_seconds_delta", "gauge",
 			     "Off-CPU time in the last interval.");

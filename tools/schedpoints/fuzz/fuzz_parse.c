@@ -4,7 +4,9 @@
  *
  * Each input is parsed once as a single snapshot and once as a stream of
  * snapshots; a snapshot that parses is then rendered in every view and
- * format (with groupings by site, function, module and kind, every sort key,
+ * format (with groupings by site, function, module and kind, every sort key
+ * (the percentiles too), hist with and without X, CSV and the heat map by
+ * bucket,
  * count and time as the value, with and without a --kind filter), and two
  * consecutive snapshots of a stream go through sp_delta().  Rendering does
  * not depend on sp_input_ok(): time and kind options on version 1 input must
@@ -33,7 +35,7 @@ static void render_all(const struct sp_store *st, bool delta)
 {
 	static const enum sp_view views[] = {
 		SP_VIEW_SITES, SP_VIEW_TASKS, SP_VIEW_SITE, SP_VIEW_TASK,
-		SP_VIEW_MATRIX,
+		SP_VIEW_MATRIX, SP_VIEW_HIST,
 	};
 	static const enum sp_format formats[] = {
 		SP_FMT_TABLE, SP_FMT_CSV, SP_FMT_JSON, SP_FMT_FOLDED,
@@ -47,10 +49,17 @@ static void render_all(const struct sp_store *st, bool delta)
 			struct sp_opts o = { 0 };
 			struct sp_out out = { .fp = devnull(), .o = &o };
 
-			if (formats[f] == SP_FMT_SVG && views[v] != SP_VIEW_MATRIX)
+			/* svg: the matrix, or sites x buckets; hist: three formats */
+			if (formats[f] == SP_FMT_SVG && views[v] != SP_VIEW_MATRIX &&
+			    views[v] != SP_VIEW_SITES)
+				continue;
+			if (views[v] == SP_VIEW_HIST && formats[f] != SP_FMT_TABLE &&
+			    formats[f] != SP_FMT_CSV && formats[f] != SP_FMT_JSON)
 				continue;
 			o.view = views[v];
-			o.view_arg = "do_nanosleep";
+			o.view_arg = views[v] == SP_VIEW_HIST && (f & 1) ? NULL : "do_nanosleep";
+			o.buckets = (formats[f] == SP_FMT_SVG && views[v] == SP_VIEW_SITES) ||
+				    (formats[f] == SP_FMT_CSV && (v & 1));
 			o.task_pid = st->nrows ? st->rows[0].pid : 0;
 			o.format = formats[f];
 			o.group = (enum sp_group_by)((v + f) % 4);
@@ -65,7 +74,8 @@ static void render_all(const struct sp_store *st, bool delta)
 			o.columns_given = v & 1;
 			o.f.modules = mods;
 			o.f.nmodules = f == 2;
-			o.f.kinds = f == 4 ? 1u << SP_KIND_SLEEP | 1u << SP_KIND_YIELD : 0;
+			o.f.kinds = f == 4 ? 1u << SP_KIND_SLEEP | 1u << SP_KIND_YIELD |
+					    1u << SP_KIND_DISK_SLEEP : 0;
 			sp_render(&out, st, delta, delta ? 1.5 : 0);
 		}
 	}

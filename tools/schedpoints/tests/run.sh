@@ -723,6 +723,226 @@ eq "missing file: exit 1" "$?:$(cat "$OUT/e")" "1:schedpoints: $OUT/no-such-file
 printf "${HDR}${GOOD}" | sp -f - top -i 1 -c 2 >/dev/null 2>"$OUT/e"
 eq "top: stream ends after one snapshot: exit 0, no output" "$?" "0"
 
+# ---- format version 3: histograms, disk_sleep and idle (#15) ---------------
+V3=$FIX/v3-basic.txt
+# The reference: Prometheus' histogram_quantile() over the fixture's own
+# buckets (bucket K spans [2^K, 2^(K+1)), the first [0, 1024), the last
+# [2^34, max_ns]), in exact fractions, rounded down, clamped to max_ns;
+# lines grouped by the view's key, read from the file, not from the tool.
+PCT_REF='import csv, sys
+from fractions import Fraction
+fix, view = sys.argv[1], sys.argv[2]
+lines = open(fix).read().split("\n")
+h = lines.index(next(l for l in lines if l.startswith("pid\t")))
+groups = {}
+for l in lines[h + 1:]:
+    if not l:
+        continue
+    pid, tgid, kind, count, total, mx, hist, addr, sym, comm = l.split("\t")
+    key = {"sites": (kind, sym), "tasks": (pid, tgid), "kinds": (kind,)}[view]
+    g = groups.setdefault(key, [dict(), 0])
+    g[1] = max(g[1], int(mx))
+    if hist != "-":
+        for p in hist.split(","):
+            k, n = map(int, p.split(":"))
+            g[0][k] = g[0].get(k, 0) + n
+def pct(b, mx, q):
+    calls = sum(b.values())
+    if not calls:
+        return ""
+    rank, below = Fraction(q, 100) * calls, 0
+    for k in range(9, 35):
+        n = b.get(k, 0)
+        if n and below + n >= rank:
+            lo = 0 if k == 9 else 2 ** k
+            hi = mx if k == 34 else 2 ** (k + 1)
+            hi = max(hi, lo)
+            v = lo + (hi - lo) * (rank - below) / n
+            return str(min(int(v), mx))
+        below += n
+out = []
+for key, (b, mx) in sorted(groups.items()):
+    out.append(",".join(key + tuple(pct(b, mx, q) for q in (50, 90, 99))))
+print(" ".join(out))'
+# The same columns of the tool's CSV, in the same order.
+tool_pcts() {	# tool_pcts VIEW KEYCOLS
+	sp -f "$V3" -F csv "$1" -n 0 | python3 -c 'import csv, sys
+r = list(csv.DictReader(sys.stdin))
+keys = sys.argv[1].split(",")
+print(" ".join(sorted(",".join([x[k] for k in keys] + [x["p50_ns"], x["p90_ns"], x["p99_ns"]]) for x in r)))' "$2"
+}
+for view in "sites kind,site" "tasks pid,tgid" "kinds kind"; do
+	set -- $view
+	eq "v3 $1: p50, p90, p99 of every row as histogram_quantile() gives them (reference in the test)" \
+		"$(tool_pcts "$1" "$2")" "$(python3 -c "$PCT_REF" "$V3" "$1")"
+done
+eq "v3 sites: percentile columns between mean and max, in ns" \
+	"$(sp -f "$V3" -F csv sites | sed -n 1,2p | tr '\n' ' ')" \
+	"count,total_ns,mean_ns,p50_ns,p90_ns,p99_ns,max_ns,tasks,kind,site 150,1118004511,7453363,917504,20310022,20310022,20310022,2,sleep,do_nanosleep+0x6d/0x150 "
+eq "v3 table: P50 P90 P99 in human units, '-' without a histogram" \
+	"$(sp -f "$V3" sites | sed -n 3p | tr -s ' '):$(sp -f "$V3" sites | awk 'NF > 2 && ($NF == "io_schedule+0x12/0x40" || $(NF - 1) == "preempt") { print $5, $6, $7 }' | tr '\n' '|')" \
+	"COUNT % TIME MEAN P50 P90 P99 MAX TASKS KIND SITE:14.7us 28.7us 32.4us|- - -|"
+eq "v3 table: the last bucket interpolates up to max_ns" \
+	"$(sp -f "$V3" tasks | awk '$1 == 1 { print $7, $8, $9, $10 }')" "22.9s 36.6s 39.7s 40.0s"
+eq "v3: lines of one key sum their buckets" \
+	"$(sp -f "$V3" -F csv --buckets task 80 | tr '\n' ' ')" \
+	"pid,tgid,comm,kind,site,bucket,lower_ns,upper_ns,count 80,80,kworker/1:2,disk_sleep,io_schedule+0x12/0x40,12,4096,8192,1 80,80,kworker/1:2,disk_sleep,io_schedule+0x12/0x40,13,8192,16384,5 80,80,kworker/1:2,disk_sleep,io_schedule+0x12/0x40,14,16384,32768,4 "
+eq "v3 kinds: sleep, disk_sleep, idle told apart" \
+	"$(sp -f "$V3" -F csv kinds | cut -d, -f1,9 | tr '\n' ' ')" \
+	"count,kind 153,sleep 77,idle 37,disk_sleep 12,yield 5,preempt 2,cond_resched "
+eq "v3 --kind disk_sleep,idle" "$(sp -f "$V3" -F csv tasks --kind disk_sleep,idle | csv_sum count)" "114"
+eq "v3 -s p99: by the 99th percentile, rows without one last" \
+	"$(sp -f "$V3" -F csv sites -s p99 | cut -d, -f6 | tr '\n' ' ')" \
+	"p99_ns 39657698037 200000000 20310022 1189330 400000 32358 500    "
+eq "v3 -s p50 -r: the whole order reversed, rows without one first" \
+	"$(sp -f "$V3" -F csv tasks -s p50 -r | sed -n '2p;3p' | cut -d, -f1,6 | tr '\n' ' ')" "90, 71,500 "
+eq "v3 site X: percentiles of the site's tasks" \
+	"$(sp -f "$V3" -F csv site schedule_timeout | cut -d, -f1,6,7,8 | tr '\n' ' ')" \
+	"pid,p50_ns,p90_ns,p99_ns 15,1922389,140928614,200000000 61,87381,367001,400000 1,22884901888,36576980377,39657698037 "
+# hist: one point's buckets
+sp -f "$V3" hist >"$OUT/hist.txt"
+eq "hist: the hottest point, its buckets with bars, BCC style, and percentiles" \
+	"$(sed -n 3p "$OUT/hist.txt"):$(grep -c ' : 0 *|  *|$' "$OUT/hist.txt"):$(grep -F '524us -> 1.05ms : 100' "$OUT/hist.txt" | sed 's/.*|\(.*\)|/\1/' | tr -d ' ' | wc -c):$(grep -F '16.8ms -> 33.6ms : 50 ' "$OUT/hist.txt" | sed 's/.*|\(.*\)|/\1/' | tr -d ' ' | wc -c):$(tail -n 1 "$OUT/hist.txt")" \
+	"point sleep do_nanosleep+0x6d/0x150  tasks 2  (the first of 7 points by count):4:41:21:calls 150  time 1.12s  mean 7.45ms  p50 918us  p90 20.3ms  p99 20.3ms  max 20.3ms"
+eq "hist -T: the hottest point by time" "$(sp -f "$V3" -T hist | sed -n 3p)" \
+	"point sleep schedule_timeout+0x8b/0x140  tasks 1  (the first of 7 points by time)"
+eq "hist -s p99: the point with the highest p99; the last bucket up to max_ns" \
+	"$(sp -f "$V3" -s p99 hist | grep -- '->' | tail -n 1 | cut -d: -f1 | tr -s ' ')" "17.2s -> 40.0s "
+eq "hist X: what site X selects, summed" \
+	"$(sp -f "$V3" hist schedule_timeout | sed -n 3p):$(sp -f "$V3" -F csv hist schedule_timeout | csv_sum count)" \
+	"point schedule_timeout  sites 1  tasks 3:91"
+eq "hist X -F csv: a row per non-empty bucket" \
+	"$(sp -f "$V3" -F csv hist '[sched_points_test]' | tr '\n' ' ')" \
+	"bucket,lower_ns,upper_ns,count 9,0,1024,1 19,524288,1048576,2 20,1048576,2097152,23 "
+sp -f "$V3" -F json hist do_nanosleep >"$OUT/hist.json"
+eq "hist -F json: the point, its percentiles and buckets" \
+	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rows"][0]; print(d["view"], d["site"], d["has_hist"], d["summary"]["hist"], r["count"], r["p50_ns"], r["p99_ns"], r["buckets"])' "$OUT/hist.json")" \
+	"hist do_nanosleep True 1 150 917504 20310022 [{'bucket': 19, 'lower_ns': 524288, 'upper_ns': 1048576, 'count': 100}, {'bucket': 24, 'lower_ns': 16777216, 'upper_ns': 33554432, 'count': 50}]"
+sp -f "$V3" -F json sites >"$OUT/v3.json"
+eq "v3 json: every row's buckets add up to its histogram's calls; the last bucket is open" \
+	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(b["count"] for r in d["rows"] for b in r["buckets"]), [b["upper_ns"] for r in d["rows"] for b in r["buckets"] if b["bucket"] == 34])' "$OUT/v3.json")" \
+	"$(input_col hist "$V3" | tr ',' '\n' | sed -n 's/.*://p' | bigsum) [None]"
+eq "v3 csv --buckets sites: a row per bucket, counts add up" \
+	"$(sp -f "$V3" -F csv --buckets sites | csv_sum count):$(sp -f "$V3" -F csv --buckets sites | head -n 1)" \
+	"$(input_col hist "$V3" | tr ',' '\n' | sed -n 's/.*://p' | bigsum):kind,site,bucket,lower_ns,upper_ns,count"
+sp -f "$V3" hist no_such_function >"$OUT/o" 2>"$OUT/e"
+eq "hist X with no match: exit 1, said" "$?:$(cat "$OUT/e")" "1:schedpoints: no call site with a histogram matches 'no_such_function'"
+for f in "$V" "$B"; do
+	for args in "hist" "--buckets -F csv sites" "-s p50 sites"; do
+		# shellcheck disable=SC2086 # words of options, split on purpose
+		sp -f "$f" $args >"$OUT/o" 2>"$OUT/e"
+		eq "$(basename "$f") (no histograms), $args: exit 1, said" \
+			"$?:$(cat "$OUT/o"):$(grep -c 'the histograms of format version 3' "$OUT/e")" "1::1"
+	done
+done
+eq "v2 input: no percentile columns, as before" "$(sp -f "$V" -F csv sites | head -n 1)" "count,total_ns,mean_ns,max_ns,tasks,kind,site"
+H3='sched_points version 3\nenabled 1\nmode caller\ntime 1\nkinds 1\nhist 1\ncpus 2\ncapacity 16\nused 1\nentries 1\ndropped 0\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\n'
+printf "${H3}1\t1\tsleep\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/hist1-none.txt"
+eq "v3 'hist 1', no line with one: percentile columns, empty" \
+	"$(sp -f "$OUT/hist1-none.txt" -F csv sites | tr '\n' ' ')" \
+	"count,total_ns,mean_ns,p50_ns,p90_ns,p99_ns,max_ns,tasks,kind,site 5,100,20,,,,60,1,sleep,f+0x1/0x2 "
+sed 's/^hist 1$/hist 0/' "$OUT/hist1-none.txt" >"$OUT/hist0.txt"
+eq "v3 'hist 0': no percentile columns" "$(sp -f "$OUT/hist0.txt" -F csv sites | head -n 1)" "count,total_ns,mean_ns,max_ns,tasks,kind,site"
+# the spec's example, as Documentation/scheduler/sched-points.rst shows it
+printf 'sched_points version 3\nenabled 1\nmode caller\ntime 1\nkinds 0\nhist 1\ncpus 2\ncapacity 4096\nused 57\nentries 2\ndropped 0\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\n61\t61\tsleep\t40\t812004511\t20310022\t24:40\tffffffffb8ad5a4d\tdo_nanosleep+0x6d/0x150\tsleeper\n70\t70\tdisk_sleep\t25\t27510960\t1189330\t19:2,20:23\tffffffffc0201023\tsched_points_test_sleep+0x63/0xb0 [sched_points_test]\tmy\\040task\n' >"$OUT/spec3.txt"
+eq "v3: the spec's example is read" "$(sp -f "$OUT/spec3.txt" -F csv tasks | cut -d, -f1,3,6 | tr '\n' ' ')" "pid,count,p50_ns 61,40,20310022 70,25,1189330 "
+# Prometheus: a histogram histogram_quantile() reads
+sp -f "$V3" -F prometheus sites >"$OUT/v3.prom"
+eq "v3 prometheus: histogram family, 26 cumulative buckets a series, +Inf = _count" \
+	"$(grep -c '^# TYPE sched_points_offcpu_seconds histogram$' "$OUT/v3.prom"):$(grep -c '^sched_points_offcpu_seconds_bucket{kind="sleep",site="do_nanosleep+0x6d/0x150",le=' "$OUT/v3.prom"):$(grep -F 'sched_points_offcpu_seconds_bucket{kind="sleep",site="do_nanosleep+0x6d/0x150",le="+Inf"}' "$OUT/v3.prom" | awk '{ print $NF }'):$(grep -F 'sched_points_offcpu_seconds_count{kind="sleep",site="do_nanosleep+0x6d/0x150"}' "$OUT/v3.prom" | awk '{ print $NF }'):$(grep -F 'sched_points_offcpu_seconds_bucket{kind="sleep",site="do_nanosleep+0x6d/0x150",le="0.001048576"}' "$OUT/v3.prom" | awk '{ print $NF }')" \
+	"1:26:150:150:100"
+eq "v3 prometheus: _sum is total_ns in seconds" \
+	"$(grep -F 'sched_points_offcpu_seconds_sum{kind="idle",site="schedule_timeout+0x8b/0x140"}' "$OUT/v3.prom" | awk '{ print $NF }')" "4.804939980"
+promtool check metrics <"$OUT/v3.prom" >"$OUT/promtool.log" 2>&1
+eq "promtool check metrics: v3.prom with the histogram" "$?:$(cat "$OUT/promtool.log")" "0:"
+eq "v3 prometheus: every line is a comment or 'name{labels} value'" \
+	"$(grep -Evc '^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="([^"\\]|\\["\\n])*",?)+\})? [0-9.e+-]+|[a-z_]+\{.*le="\+Inf"\} [0-9]+)$' "$OUT/v3.prom")" "0"
+# histogram_quantile() as Prometheus computes it, on what was exposed: the
+# tool's p50 wherever the rank is below the last bucket (where Prometheus
+# gives 2^34 ns, not knowing max_ns), within a nanosecond (floats)
+HQ='import re, sys, csv
+series = {}
+for l in open(sys.argv[1]):
+    m = re.match(r"sched_points_offcpu_seconds_bucket\{kind=\"([^\"]*)\",site=\"([^\"]*)\",le=\"([^\"]*)\"\} (\d+)", l)
+    if m:
+        series.setdefault((m.group(1), m.group(2)), []).append((float(m.group(3)), int(m.group(4))))
+tool = {(r["kind"], r["site"]): r for r in csv.DictReader(open(sys.argv[2]))}
+bad, n = [], 0
+for key, b in series.items():
+    total = b[-1][1]
+    if not total or key[0] == "other":
+        continue
+    rank = 0.5 * total
+    i = next(i for i, (le, c) in enumerate(b) if c >= rank)
+    if i == len(b) - 1:
+        continue
+    lo, below = (b[i - 1][0], b[i - 1][1]) if i else (0.0, 0)
+    q = lo + (b[i][0] - lo) * (rank - below) / (b[i][1] - below)
+    want = min(q * 1e9, float(tool[key]["max_ns"]))
+    n += 1
+    if abs(want - float(tool[key]["p50_ns"])) > 1:
+        bad.append((key, want, tool[key]["p50_ns"]))
+print(n, bad)'
+sp -f "$V3" -F csv -n 0 sites >"$OUT/v3sites.csv"
+eq "v3 prometheus: histogram_quantile(0.5) of the exposition is the tool's p50" \
+	"$(python3 -c "$HQ" "$OUT/v3.prom" "$OUT/v3sites.csv")" "6 []"
+eq "v3 prometheus -n 2: the other series sums the rest's buckets" \
+	"$(sp -f "$V3" -F prometheus -n 2 sites | grep -F 'sched_points_offcpu_seconds_bucket{kind="other",site="other",le="+Inf"}' | awk '{ print $NF }')" \
+	"$(sp -f "$V3" -F csv --buckets -n 0 sites | tail -n +2 | grep -v ',do_nanosleep+0x6d/0x150,\|^idle,schedule_timeout' | cut -d, -f6 | bigsum)"
+# heat map of call sites x buckets
+sp -f "$V3" heatmap --buckets >"$OUT/v3b.svg"
+xmllint --noout "$OUT/v3b.svg" 2>"$OUT/x"
+eq "heatmap --buckets: well-formed, a cell per non-empty bucket of each site" \
+	"$?:$(cat "$OUT/x"):$(grep -c '<rect x=.*<title>' "$OUT/v3b.svg")" \
+	"0::$(sp -f "$V3" -F csv --buckets sites | tail -n +2 | wc -l | tr -d ' ')"
+eq "heatmap --buckets: bucket columns from the lowest to the highest held, a tooltip with range and calls" \
+	"$(grep -o 'rotate(-90)">[^<]*' "$OUT/v3b.svg" | sed -n '1p;$p' | sed 's/.*">//' | tr '\n' ' '):$(grep -c '<title>sleep:do_nanosleep+0x6d/0x150, 524us to 1.05ms: calls 100 (66.7%), p50 918us, p99 20.3ms</title>' "$OUT/v3b.svg")" \
+	"0ns..1.02us 17.2s..inf :1"
+eq "heatmap --buckets -n 2: 2 rows" "$(sp -f "$V3" heatmap --buckets -n 2 | grep -c 'text-anchor="end">[a-z_]*:')" "2"
+eq "heatmap --buckets -T -n 1: rows by time" "$(sp -f "$V3" heatmap --buckets -T -n 1 | grep -o 'text-anchor="end">[a-z_]*:[^<]*' | sed 's/.*">//')" "sleep:schedule_timeout+0x8b/0x140"
+# interval mode: bucket deltas; a bucket going back is a reset
+printf "${H3}1\t1\tsleep\t5\t10000\t3000\t10:3,11:2\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/v3a.txt"
+printf "${H3}1\t1\tsleep\t9\t20000\t3000\t10:4,11:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/v3b.txt"
+printf "${H3}1\t1\tsleep\t9\t20000\t3000\t10:2,11:7\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/v3r.txt"
+eq "v3 diff: the interval's buckets and percentiles" \
+	"$(sp -F csv diff "$OUT/v3a.txt" "$OUT/v3b.txt" --buckets sites | tail -n +2 | cut -d, -f3,6 | tr '\n' ' '):$(sp -F csv diff "$OUT/v3a.txt" "$OUT/v3b.txt" sites | sed -n 2p)" \
+	"10,1 11,3 :4,,9,10000,,20000,2500,2730,3000,3000,3000,1,sleep,f+0x1/0x2"
+sp diff "$OUT/v3b.txt" "$OUT/v3r.txt" >"$OUT/o" 2>"$OUT/e"
+eq "v3 diff: a bucket going back is a reset" "$?:$(cat "$OUT/e")" \
+	"1:schedpoints: diff $OUT/v3b.txt $OUT/v3r.txt: counters went back between snapshots (pid 1 'x' at f+0x1/0x2, sleep: hist bucket 10 4 -> 2); no delta can be computed"
+cat "$OUT/v3a.txt" "$OUT/v3b.txt" | sp -f - -c 1 top hist >"$OUT/o" 2>"$OUT/e"
+eq "top hist: the interval's histogram" "$?:$(grep -c -- '->' "$OUT/o"):$(grep '^calls' "$OUT/o")" \
+	"0:2:calls 4  dtime 10.0us  mean 2.50us  p50 2.73us  p90 3.00us  p99 3.00us  max 3.00us"
+# bad hist fields and kinds: the message and the line number
+bad "v3: hist empty" "${H3}1\t1\tsleep\t5\t100\t60\t\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: expected '-' or K:N pairs separated by commas, got ''"
+bad "v3: hist garbage" "${H3}1\t1\tsleep\t5\t100\t60\tlots\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: expected '-' or K:N pairs separated by commas, got 'lots'"
+bad "v3: hist pair without count" "${H3}1\t1\tsleep\t5\t100\t60\t19:\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: expected '-' or K:N pairs separated by commas, got '19:'"
+bad "v3: hist trailing comma" "${H3}1\t1\tsleep\t5\t100\t60\t19:5,\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: expected '-' or K:N pairs separated by commas, got '19:5,'"
+bad "v3: hist space after comma" "${H3}1\t1\tsleep\t5\t100\t60\t19:4, 20:1\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: expected '-' or K:N pairs separated by commas, got '19:4, 20:1'"
+bad "v3: hist negative count" "${H3}1\t1\tsleep\t5\t100\t60\t19:-5\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: expected '-' or K:N pairs separated by commas, got '19:-5'"
+bad "v3: hist unsorted" "${H3}1\t1\tsleep\t5\t100\t60\t20:1,19:4\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: bucket 19 after bucket 20 (buckets ascending, each once), got '20:1,19:4'"
+bad "v3: hist duplicate bucket" "${H3}1\t1\tsleep\t5\t100\t60\t19:1,19:4\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: bucket 19 after bucket 19 (buckets ascending, each once), got '19:1,19:4'"
+bad "v3: hist bucket below 9" "${H3}1\t1\tsleep\t5\t100\t60\t8:5\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: bucket 8 out of range 9 to 34, got '8:5'"
+bad "v3: hist bucket above 34" "${H3}1\t1\tsleep\t5\t100\t60\t19:4,35:1\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: bucket 35 out of range 9 to 34, got '19:4,35:1'"
+bad "v3: hist count 0" "${H3}1\t1\tsleep\t5\t100\t60\t19:5,20:0\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: bucket 20 with count 0 (only non-zero counts are listed), got '19:5,20:0'"
+bad "v3: hist count above 2^64-1" "${H3}1\t1\tsleep\t5\t100\t60\t19:18446744073709551616\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: bucket 19: count above 2^64-1, got '19:18446744073709551616'"
+H3E2=$(printf '%s' "$H3" | sed 's/entries 1/entries 2/')
+bad "v3: the calls of all histograms above 2^64-1" "${H3E2}1\t1\tsleep\t5\t100\t60\t19:18446744073709551615\tffffffff81000000\tf+0x1/0x2\tx\n2\t2\tsleep\t5\t100\t60\t9:1\tffffffff81000000\tf+0x1/0x2\tx\n" 14 "hist: the calls of all histograms add up to more than 2^64-1"
+bad "v3: nine fields (a version 2 line)" "${H3}${G2}" 13 "expected 10 TAB-separated fields, got 9"
+bad "v3: version 2 column header" "sched_points version 3\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n" 2 "expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm' of version 3, got 'pid\\011tgid\\011kind\\011count\\011total_ns\\011max_ns\\011addr...'"
+bad "v3: bad kind word lists the six" "${H3}1\t1\tnap\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "kind: expected 'sleep', 'disk_sleep', 'idle', 'yield', 'preempt' or 'cond_resched', got 'nap'"
+bad "v3: hist twice in the summary" "sched_points version 3\nhist 1\nhist 1\n" 3 "summary 'hist' given twice"
+bad "v3: hist 2 in the summary" "sched_points version 3\nhist 2\n" 2 "summary 'hist': expected 0 or 1, got 2"
+bad "v2: disk_sleep is a word of version 3" "${H2}1\t1\tdisk_sleep\t5\t0\t0\tffffffff81000000\tf+0x1/0x2\tx\n" 12 "kind: expected 'sleep', 'yield', 'preempt' or 'cond_resched', got 'disk_sleep'"
+bad "v2: a hist column is a version 3 header" "sched_points version 2\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\n" 2 "expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\taddress\\tsymbol\\tcomm' of version 2, got 'pid\\011tgid\\011kind\\011count\\011total_ns\\011max_ns\\011hist...'"
+for args in "hist -n 3" "hist do_nanosleep -s p99" "hist do_nanosleep -g function" "-F prometheus hist" "-F folded hist" \
+	"--buckets matrix" "--buckets -F json sites" "--buckets -F csv matrix" "heatmap --buckets --columns 3" "-s p50 matrix"; do
+	# shellcheck disable=SC2086 # words of options, split on purpose
+	sp -f "$V3" $args >/dev/null 2>"$OUT/e"
+	eq "an option that does not apply is a usage error: $args (#15)" \
+		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: ')" "2:1"
+done
+
 # ---- usage errors: exit 2 ---------------------------------------------------
 usage() {
 	sp "$@" -f "$B" >/dev/null 2>"$OUT/e"

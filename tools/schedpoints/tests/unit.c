@@ -438,6 +438,91 @@ static void test_parse_v2(void)
 	sp_reader_free(&r);
 }
 
+/*
+ * Percentiles against a reference written the way Prometheus'
+ * histogram_quantile() is (promql/quantile.go: the rank falls in the first
+ * bucket whose cumulative count reaches it, linear within it), in long
+ * double, with the tool's bounds (last bucket up to max_ns) and clamp.
+ */
+static double ref_percentile(const struct sp_hist *h, unsigned pct,
+			     uint64_t max_ns)
+{
+	long double calls = 0, rank, below = 0, lo, hi, v;
+	unsigned b;
+
+	for (b = 0; b < SP_HIST_N; b++)
+		calls += h->n[b];
+	rank = (long double)pct / 100 * calls;
+	for (b = 0; b < SP_HIST_N; b++) {
+		if (h->n[b] && below + h->n[b] >= rank)
+			break;
+		below += h->n[b];
+	}
+	lo = b == 0 ? 0 : (long double)((uint64_t)1 << (SP_HIST_MIN + b));
+	hi = b == SP_HIST_N - 1 ? (long double)max_ns :
+	     (long double)((uint64_t)1 << (SP_HIST_MIN + b + 1));
+	if (hi < lo)
+		hi = lo;
+	v = lo + (hi - lo) * (rank - below) / h->n[b];
+	return (double)(v > max_ns ? max_ns : v);
+}
+
+static void test_percentiles(void)
+{
+	struct sp_hist h;
+	uint64_t v = 1, x;
+	unsigned i, b, bad = 0;
+	char why[160] = "";
+	const unsigned pcts[] = { 1, 50, 90, 99, 100 };
+
+	memset(&h, 0, sizeof(h));
+	result("percentile of an empty histogram: none",
+	       !sp_hist_percentile(&h, 50, 100, &v), "got one");
+	h.n[0] = 4;	/* four calls below 1024 ns, the longest 0 ns */
+	result("percentile: every call 0 ns is 0",
+	       sp_hist_percentile(&h, 99, 0, &v) && v == 0, "not 0");
+	result("percentile: the first bucket spans [0, 1024)",
+	       sp_hist_percentile(&h, 50, 5000, &v) && v == 512, "not 512");
+	memset(&h, 0, sizeof(h));
+	h.n[SP_HIST_N - 1] = 2;	/* two calls of 2^34 ns or more */
+	result("percentile: the last bucket spans [2^34, max_ns]",
+	       sp_hist_percentile(&h, 50, ((uint64_t)1 << 34) + 1000, &v) &&
+	       v == ((uint64_t)1 << 34) + 500, "not 2^34 + 500");
+	result("percentile: clamped to max_ns",
+	       sp_hist_percentile(&h, 50, 5, &v) && v == 5, "not 5");
+	result("bucket bounds: 0, 2^10 .. 2^34, open",
+	       sp_hist_lower(0) == 0 && sp_hist_upper(0) == 1024 &&
+	       sp_hist_lower(1) == 1024 && sp_hist_lower(SP_HIST_N - 1) == (uint64_t)1 << 34 &&
+	       !sp_hist_upper(SP_HIST_N - 1), "bounds");
+	/* random histograms: within a nanosecond of the reference (float) */
+	for (i = 0; i < 2000; i++) {
+		memset(&h, 0, sizeof(h));
+		uint64_t max_ns;
+
+		for (b = 0; b < SP_HIST_N; b++) {
+			v = v * 6364136223846793005ULL + 1442695040888963407ULL;
+			if ((v >> 60) < 6)
+				h.n[b] = (v >> 33) % (i % 3 ? 1000 : 3) + 1;
+		}
+		v = v * 6364136223846793005ULL + 1442695040888963407ULL;
+		max_ns = (v >> 20) % ((uint64_t)1 << 36);
+		for (b = 0; b < sizeof(pcts) / sizeof(pcts[0]); b++) {
+			double want;
+
+			if (!sp_hist_percentile(&h, pcts[b], max_ns, &x))
+				continue;
+			want = ref_percentile(&h, pcts[b], max_ns);
+			if ((double)x > want + 1e-6 || (double)x < want - 1.0 - want * 1e-15) {
+				if (!bad++)
+					snprintf(why, sizeof(why), "p%u: got %llu, want %.3f",
+						 pcts[b], (unsigned long long)x, want);
+			}
+		}
+	}
+	result("percentiles of 2000 random histograms: histogram_quantile() within 1 ns, rounded down",
+	       !bad, why);
+}
+
 int main(void)
 {
 	test_symbols();
@@ -450,5 +535,6 @@ int main(void)
 	test_numbers();
 	test_parse_stream();
 	test_parse_v2();
+	test_percentiles();
 	return failed;
 }
