@@ -229,7 +229,13 @@ END {
 	if (has("series", "time=1", "pipe_ns_per_round")) {
 		t1 = med("series", "time=1", "pipe_ns_per_round")
 		goal("time=1: at most 70 guest instructions per schedule() call", (t1 - b) / 2 <= 70, sprintf("%.1f", (t1 - b) / 2))
+		if (has("series", "hist=1", "pipe_ns_per_round")) {
+			h1 = med("series", "hist=1", "pipe_ns_per_round")
+			goal("hist=1: at most 25 guest instructions per call over time=1", (h1 - t1) / 2 <= 25, sprintf("%+.1f (%.1f in all)", (h1 - t1) / 2, (h1 - b) / 2))
+		}
 	}
+	if (has("series", "memory", "table_bytes_per_cpu_hist"))
+		printf "| memory with hist=1 at the default entries (debugfs stats; not a goal) | %d bytes per CPU | - |\n", first("series", "memory", "table_bytes_per_cpu_hist")
 	if (has("series", "mode=effective", "poll_ns_per_round")) {
 		pb = med("vanilla", "vanilla", "poll_ns_per_round")
 		ef = med("series", "mode=effective", "poll_ns_per_round")

@@ -20,6 +20,10 @@ if [ -f "$share/heatmap.svg" ]; then
 	cp "$share/heatmap.svg" "$BUILD/heatmap.svg"
 	echo "heat map: $BUILD/heatmap.svg"
 fi
+if [ -f "$share/heatmap-latency.svg" ]; then
+	cp "$share/heatmap-latency.svg" "$BUILD/heatmap-latency.svg"
+	echo "latency heat map (call sites x off-CPU time buckets): $BUILD/heatmap-latency.svg"
+fi
 [ -f "$share/sched_points.txt" ] && cp "$share/sched_points.txt" "$BUILD/sched_points-demo.txt" &&
 	echo "raw capture: $BUILD/sched_points-demo.txt"
 exit $rc

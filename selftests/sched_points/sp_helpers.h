@@ -71,18 +71,25 @@
 /* How a task entered the scheduler (the kind column of version 2). */
 enum sp_kind {
 	SP_KIND_NONE = -1,	/* version 1: no kind column */
-	SP_KIND_SLEEP,		/* schedule() while not runnable */
+	SP_KIND_SLEEP,		/* schedule() while not runnable (S) */
+	SP_KIND_DISK_SLEEP,	/* version 3: a wait in D state */
+	SP_KIND_IDLE,		/* version 3: a wait in TASK_IDLE */
 	SP_KIND_YIELD,		/* schedule() while runnable */
 	SP_KIND_PREEMPT,	/* preempt_schedule() */
 	SP_KIND_COND_RESCHED,	/* cond_resched() that rescheduled */
-	SP_KIND_DISK_SLEEP,	/* version 3: a wait in D state */
-	SP_KIND_IDLE,		/* version 3: a wait in TASK_IDLE */
 	SP_NR_KINDS,
 };
 
+/* In the order lines are sorted by (after count, pid and address). */
 static const char * const sp_kind_names[SP_NR_KINDS] = {
-	"sleep", "yield", "preempt", "cond_resched", "disk_sleep", "idle",
+	"sleep", "disk_sleep", "idle", "yield", "preempt", "cond_resched",
 };
+
+/* Version 2 had no disk_sleep and idle. */
+static inline bool sp_kind_in_v2(int kind)
+{
+	return kind != SP_KIND_DISK_SLEEP && kind != SP_KIND_IDLE;
+}
 
 /* One data line of /proc/sched_points or of debugfs raw. */
 struct sp_entry {
@@ -718,7 +725,7 @@ static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
 	e->max_ns = 0;
 	if (major >= 2) {
 		e->kind = sp_parse_kind(f[k], fl[k]);
-		if (e->kind < 0 || (major < 3 && e->kind >= SP_KIND_DISK_SLEEP)) {
+		if (e->kind < 0 || (major < 3 && !sp_kind_in_v2(e->kind))) {
 			*why = "kind is not one of its version";
 			return false;
 		}
