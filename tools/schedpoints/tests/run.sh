@@ -772,6 +772,7 @@ keys = sys.argv[1].split(",")
 print(" ".join(sorted(",".join([x[k] for k in keys] + [x["p50_ns"], x["p90_ns"], x["p99_ns"]]) for x in r)))' "$2"
 }
 for view in "sites kind,site" "tasks pid,tgid" "kinds kind"; do
+	# shellcheck disable=SC2086 # split on purpose: the view, its keys
 	set -- $view
 	eq "v3 $1: p50, p90, p99 of every row as histogram_quantile() gives them (reference in the test)" \
 		"$(tool_pcts "$1" "$2")" "$(python3 -c "$PCT_REF" "$V3" "$1")"
