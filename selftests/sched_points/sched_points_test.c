@@ -5185,13 +5185,15 @@ static void check_hist_agrees(struct __test_metadata *_metadata,
  * On TCG in real time, the emulator runs the vCPUs in turn on one host
  * thread: a vCPU that is not run between arming the timer and switching
  * away, or when the timer fires, stretches or shortens a 1 ms nap by a
- * millisecond or more.  So up to SHORT_NAP_STRAYS of the 1 ms naps may
- * land in a neighbouring bucket, K 17 to 23, never near 20 ms; a bucket
- * index off by one would move about half of them.
+ * millisecond or more, the more so while the host is busy (make check
+ * runs the tool's tests beside the guest: 19 of 98 strayed once, to K 18,
+ * 21 and 22).  So only most of the 1 ms naps must be in K 19-20, and the
+ * rest in a neighbouring bucket, K 17 to 23, never near 20 ms.  A bucket
+ * index off by one still fails: one higher moves the 1 ms naps, which
+ * take just over 1 ms, to K 21; one lower moves the 20 ms naps to K 23.
  */
 #define N_SHORT_NAPS	100
 #define N_LONG_NAPS	10
-#define SHORT_NAP_STRAYS 10
 
 TEST_F_TIMEOUT(sp, hist_module_naps, T_LONG)
 {
@@ -5223,7 +5225,8 @@ TEST_F_TIMEOUT(sp, hist_module_naps, T_LONG)
 	EXPECT_EQ(N_LONG_NAPS, hist_sum(d, 24, 25)) log_hist(_metadata, d);
 	EXPECT_EQ(d->count - N_LONG_NAPS, hist_sum(d, 17, 23))
 		log_hist(_metadata, d);
-	EXPECT_GE(hist_sum(d, 19, 20) + SHORT_NAP_STRAYS, d->count - N_LONG_NAPS)
+	/* most: more than half of them */
+	EXPECT_GT(2 * hist_sum(d, 19, 20), d->count - N_LONG_NAPS)
 		log_hist(_metadata, d);
 	if (y) {
 		log_hist(_metadata, y);
