@@ -125,12 +125,17 @@ guest_suite() {
 	"$REPO/scripts/build-selftests.sh"
 	"$REPO/scripts/build-initramfs.sh"
 	append=${SP_APPEND:-}
-	# KCSAN: the concurrency tests only (the whole suite takes too long).
-	[ "$variant" != debug-kcsan ] ||
+	# KCSAN: the concurrency tests only (the whole suite takes too long),
+	# on multi-threaded TCG, so that two vCPUs run at once (see
+	# kernel-config/debug-kcsan.config).
+	local accel=${SP_ACCEL:-}
+	if [ "$variant" = debug-kcsan ]; then
 		append+=" sp.tests=stress,cpu_hotplug,module_churn,percpu_merge"
+		accel=${SP_ACCEL:-tcg,thread=multi}
+	fi
 	out=$BUILD/guest-check${variant:+-$variant}
 	rm -rf "$out"
-	SP_OUT=$out SP_APPEND=$append "$REPO/scripts/run-guest.sh" check || rc=$?
+	SP_OUT=$out SP_APPEND=$append SP_ACCEL=$accel "$REPO/scripts/run-guest.sh" check || rc=$?
 	mkdir -p "$out/share"
 	touch "$out/share/tap.txt"
 	grep -E '^(# )*(not ok|ok) ' "$out/share/tap.txt" | sed "s/^/  $name: /" || true

@@ -2,7 +2,8 @@
 # Configure the kernel: tinyconfig plus the fragments named in $FRAGMENTS
 # (default: every kernel-config/*.config but debug*, plus debug.config
 # when VARIANT=debug), then olddefconfig.
-# Fails listing every fragment line that did not take effect.
+# Fails listing every fragment line that did not take effect (a later
+# fragment's line for the same symbol replaces an earlier one's).
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	echo "usage: [FRAGMENTS='a.config b.config'] $0"
@@ -22,7 +23,13 @@ for f in $FRAGMENTS; do
 	frags+=("$REPO/kernel-config/$f")
 done
 mkdir -p "$OBJ"
-want=$(cat "${frags[@]}" | grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' | sort -u)
+# A later fragment's line for a symbol overrides an earlier one's, as in
+# merge_config.sh (debug-kcsan.config turns off qemu-guest.config's
+# JUMP_LABEL).
+want=$(cat "${frags[@]}" |
+	grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' |
+	awk '{ s = $0; sub(/^# /, "", s); sub(/[= ].*/, "", s); last[s] = $0 }
+	     END { for (s in last) print last[s] }' | sort -u)
 # Configure only when the fragments changed since the last configuration.
 stamp=$OBJ/.sched-points-config
 if [ -f "$OBJ/.config" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
