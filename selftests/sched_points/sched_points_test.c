@@ -3210,6 +3210,20 @@ static int child_yield_vs_spinner(void *arg)
 		return 10;
 	if (clock_getcpuclockid(yp->spinner, &cid))
 		return 11;
+	/*
+	 * Until the spinner spins, pinned here (it pins itself first): the
+	 * yields would find nobody to give the CPU to. Sleeping, not
+	 * yielding, lets it run without counting at sched_yield().
+	 */
+	for (i = 0; i < 1000; i++) {
+		struct timespec nap = { 0, 1000000 };
+
+		if (clock_gettime(cid, &s0))
+			return 12;
+		if (ts_ns(&s0) >= 1000000)
+			break;
+		nanosleep(&nap, NULL);
+	}
 	if (clock_gettime(cid, &s0) || clock_gettime(CLOCK_MONOTONIC, &w0))
 		return 12;
 	for (i = 0; i < N_YIELDS; i++)
