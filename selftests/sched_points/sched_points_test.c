@@ -1337,8 +1337,13 @@ TEST_F_TIMEOUT(sp, counts_equal_kprobe_hist, T_LONG)
 /* ---------------------------------------------------------------------- */
 /* 3d. a table's memory, as debugfs stats reports it */
 
-/* The kernel's entry: 64 bytes, so the default 4096 take 256 KiB. */
-#define SP_ENTRY_BYTES	64ULL
+/*
+ * The kernel's entry: 64 bytes, so the default 4096 take 256 KiB; tables
+ * bigger than the default also keep their fill order, 4 bytes an entry.
+ */
+#define SP_ENTRY_BYTES		64ULL
+#define SP_FILL_ORDER_BYTES	4ULL
+#define SP_DEFAULT_ENTRIES	4096
 
 TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
 {
@@ -1354,8 +1359,11 @@ TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
 		ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 		for (c = 0; c < st.nr; c++) {
 			EXPECT_EQ((unsigned long long)sizes[i], st.cpu[c].capacity);
-			/* a power of two of whole pages: nothing rounds up */
-			EXPECT_EQ(sizes[i] * SP_ENTRY_BYTES, st.cpu[c].bytes)
+			/* powers of two of whole pages: nothing rounds up */
+			EXPECT_EQ(sizes[i] * (SP_ENTRY_BYTES +
+					      (sizes[i] > SP_DEFAULT_ENTRIES ?
+					       SP_FILL_ORDER_BYTES : 0)),
+				  st.cpu[c].bytes)
 				TH_LOG("cpu %llu: %llu bytes for %u entries",
 				       st.cpu[c].cpu, st.cpu[c].bytes, sizes[i]);
 		}
@@ -1507,6 +1515,107 @@ TEST_F_TIMEOUT(sp, reset_write_only_open_no_snapshot, T_SHORT)
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_nanosleep, NULL));
 	sp_view_free(&v);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 5b. one open is one snapshot: reads of any size, at any offset, agree */
+
+#define RS_THREADS	1000
+#define RS_MIN_BYTES	(64 * 1024)
+
+static void *thr_nap(void *arg)
+{
+	struct timespec ts = { .tv_nsec = 1000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	return NULL;
+}
+
+/*
+ * @size bytes of @fd, or all up to its end, in reads of @chunk bytes
+ * (pread() from @off when @off >= 0): reads may be short, so loop.
+ */
+static ssize_t read_in_chunks(int fd, char *buf, size_t size, size_t chunk,
+			      off_t off)
+{
+	size_t got = 0, want;
+	ssize_t n;
+
+	while (got < size) {
+		want = chunk < size - got ? chunk : size - got;
+		n = off < 0 ? read(fd, buf + got, want) :
+			      pread(fd, buf + got, want, off + got);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+/*
+ * /proc/sched_points prints its records in batches straight into
+ * seq_file's buffer: a file of several buffers, read in 64 KiB, 997 or 1
+ * bytes at a time, from lseek()ed offsets and with pread(), gives the
+ * same bytes every way (reads may be short, never early at the end), and
+ * nothing after its end.
+ */
+TEST_F_TIMEOUT(sp, proc_reads_agree, T_LONG)
+{
+	const size_t size = 16 << 20;
+	char *all, *other;
+	size_t off, len, i;
+	ssize_t n, got;
+	pthread_t t;
+	int fd;
+
+	/* Several buffers of lines: a thread a line, at least. */
+	for (i = 0; i < RS_THREADS; i++) {
+		ASSERT_EQ(0, pthread_create(&t, NULL, thr_nap, NULL));
+		ASSERT_EQ(0, pthread_join(t, NULL));
+	}
+	all = malloc(size);
+	other = malloc(size);
+	ASSERT_NE(NULL, all);
+	ASSERT_NE(NULL, other);
+	fd = open(SP_PROC, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", SP_PROC, strerror(errno));
+	n = read_in_chunks(fd, all, size, 64 * 1024, -1);
+	ASSERT_LT(RS_MIN_BYTES, n) TH_LOG("only %zd bytes", n);
+	ASSERT_GT((ssize_t)size, n);
+	EXPECT_EQ(0, read(fd, other, 1));
+
+	ASSERT_EQ(0, lseek(fd, 0, SEEK_SET));
+	got = read_in_chunks(fd, other, size, 997, -1);
+	ASSERT_EQ(n, got);
+	EXPECT_EQ(0, memcmp(all, other, n));
+
+	ASSERT_EQ(0, lseek(fd, 0, SEEK_SET));
+	got = read_in_chunks(fd, other, RS_MIN_BYTES + 4096, 1, -1);
+	ASSERT_EQ(RS_MIN_BYTES + 4096, got);
+	EXPECT_EQ(0, memcmp(all, other, got));
+
+	srand(1);
+	for (i = 0; i < 200; i++) {
+		off = (size_t)rand() % (n + 100);
+		len = 1 + (size_t)rand() % 70000;
+		if (i % 2) {
+			got = read_in_chunks(fd, other, len, len, off);
+		} else {
+			ASSERT_EQ((off_t)off, lseek(fd, off, SEEK_SET));
+			got = read_in_chunks(fd, other, len, 4096, -1);
+		}
+		ASSERT_EQ((ssize_t)(off >= (size_t)n ? 0 :
+				    len < n - off ? len : n - off), got)
+			TH_LOG("%zu bytes at %zu", len, off);
+		EXPECT_EQ(0, memcmp(all + off, other, got))
+			TH_LOG("%zu bytes at %zu differ", len, off);
+	}
+	close(fd);
+	free(other);
+	free(all);
 }
 
 /* ---------------------------------------------------------------------- */
