@@ -82,4 +82,7 @@ def main():
     print(f"{total} samples")
 
 
-main()
+try:
+    main()
+except BrokenPipeError:
+    pass
