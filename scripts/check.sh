@@ -49,6 +49,7 @@ if [ -n "$(git -C "$TREE" status --porcelain)" ] ||
 fi
 ran=()
 reported=()
+step_failures=
 
 # judge NAME TAP [VARIANT]: count TAP's results into the totals; with a
 # variant, against what selftests/manifest expects of it, and note how many
@@ -89,6 +90,7 @@ tap_step() {
 		echo "  $name: exited $rc without a failing result; see $BUILD/$name.log" >&2
 		tail -5 "$BUILD/$name.log" >&2
 		failed=$((failed + 1))
+		step_failures+="  $name: exited $rc without a failing result ($BUILD/$name.log)"$'\n'
 	fi
 	times+=("$name $((SECONDS - t0))")
 }
@@ -115,27 +117,45 @@ if [ "${SP_HOST_TESTS:-1}" != 0 ]; then
 	tap_step cache-test "$REPO/scripts/test-result-cache.sh"
 fi
 
-# guest_suite VARIANT: build that kernel and its initramfs, run the suite
-# in the guest, judge its TAP against the manifest. No verdict, a splat or
-# a timeout fails the run (scripts/run-guest.sh).
-guest_suite() {
-	local variant=$1 name=${1:-main} rc=0 out append t0=$SECONDS
-	export VARIANT=$variant
-	"$REPO/scripts/build-kernel.sh"
-	"$REPO/scripts/build-selftests.sh"
-	"$REPO/scripts/build-initramfs.sh"
+# guest_build VARIANT: build that kernel, its kselftests and initramfs.
+guest_build() {
+	local t0=$SECONDS
+	VARIANT=$1 "$REPO/scripts/build-kernel.sh"
+	VARIANT=$1 "$REPO/scripts/build-selftests.sh"
+	VARIANT=$1 "$REPO/scripts/build-initramfs.sh"
+	times+=("kernel-${1:-main} $((SECONDS - t0))")
+}
+
+# guest_out VARIANT: the output directory of its guest run.
+guest_out() { echo "$BUILD/guest-check${1:+-$1}"; }
+
+# guest_run VARIANT: run the suite in that kernel's guest; its exit status
+# and seconds to OUT/rc. The guests are single-threaded (TCG), so that
+# they run side by side, one a core.
+guest_run() {
+	local variant=$1 rc=0 out append accel=${SP_ACCEL:-} t0=$SECONDS
+	out=$(guest_out "$variant")
 	append=${SP_APPEND:-}
 	# KCSAN: the concurrency tests only (the whole suite takes too long),
 	# on multi-threaded TCG, so that two vCPUs run at once (see
 	# kernel-config/debug-kcsan.config).
-	local accel=${SP_ACCEL:-}
 	if [ "$variant" = debug-kcsan ]; then
 		append+=" sp.tests=stress,cpu_hotplug,module_churn,percpu_merge"
 		accel=${SP_ACCEL:-tcg,thread=multi}
 	fi
-	out=$BUILD/guest-check${variant:+-$variant}
 	rm -rf "$out"
-	SP_OUT=$out SP_APPEND=$append SP_ACCEL=$accel "$REPO/scripts/run-guest.sh" check || rc=$?
+	VARIANT=$variant SP_OUT=$out SP_APPEND=$append SP_ACCEL=$accel \
+		"$REPO/scripts/run-guest.sh" check 2>"$out.log" || rc=$?
+	echo "$rc $((SECONDS - t0))" >"$out.rc"
+}
+
+# guest_judge VARIANT: judge its TAP against the manifest. No verdict, a
+# splat or a timeout fails the run (scripts/run-guest.sh).
+guest_judge() {
+	local variant=$1 name=${1:-main} rc secs out
+	out=$(guest_out "$variant")
+	read -r rc secs <"$out.rc" || rc="no exit status"
+	cat "$out.log" >&2
 	mkdir -p "$out/share"
 	touch "$out/share/tap.txt"
 	grep -E '^(# )*(not ok|ok) ' "$out/share/tap.txt" | sed "s/^/  $name: /" || true
@@ -143,13 +163,27 @@ guest_suite() {
 	if [ "$rc" != 0 ]; then
 		echo "  guest-$name: the guest run failed (exit $rc): see above and $out/" >&2
 		failed=$((failed + 1))
+		step_failures+="  guest-$name: the guest run failed (exit $rc), see $out/"$'\n'
 	fi
-	times+=("guest-$name $((SECONDS - t0))")
-	unset VARIANT
+	times+=("guest-$name ${secs:-?} (side by side)")
 }
+
+guests=()
 for variant in $variants; do
 	[ "$variant" = main ] && variant=
-	guest_suite "$variant"
+	guest_build "$variant"
+	guests+=("$variant")
+done
+pids=()
+for variant in "${guests[@]}"; do
+	guest_run "$variant" &
+	pids+=("$!")
+done
+for pid in "${pids[@]}"; do
+	wait "$pid" || true
+done
+for variant in "${guests[@]}"; do
+	guest_judge "$variant"
 done
 
 wait
@@ -159,6 +193,7 @@ for name in "${host_tools[@]}"; do
 	if [ "$rc" != 0 ] && [ "$judged_failed" = 0 ]; then
 		echo "  $name: exited $rc without a failing result; see $BUILD/$name.log" >&2
 		failed=$((failed + 1))
+		step_failures+="  $name: exited $rc without a failing result ($BUILD/$name.log)"$'\n'
 	fi
 	times+=("$name ${secs:-?} (in parallel)")
 done
@@ -169,6 +204,12 @@ for t in "${times[@]}"; do
 	printf '%-15s %7s %s\n' "$step" "$secs" "${rest:-}"
 done
 printf '%-15s %7s\n' total $((SECONDS - start))
+# CI shows only the end of the output: name what failed here again.
+recap=$(for name in "${ran[@]}"; do
+	sed "s/^/  $name: /" "$BUILD/$name.problems" 2>/dev/null
+done | grep -v '^ *[^ ]*:   | ' || true)
+[ -z "$recap" ] || { echo "failures:"; head -n 12 <<<"$recap"; }
+[ -z "$step_failures" ] || { echo "failed steps:"; echo -n "$step_failures"; }
 echo "judged: ${ran[*]}"
 line=$(printf '%s; ' "${reported[@]}")
 echo "${line%; }"

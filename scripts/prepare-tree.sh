@@ -16,6 +16,8 @@ if [ "${1:-}" = --help ]; then
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
+source "$REPO/scripts/result-cache.sh"
+PRISTINE_CACHE=${PRISTINE_CACHE:-/var/cache/sched-points/pristine}
 
 tarballs=(/usr/src/linux-source-6.12.tar.*)
 tarball=
@@ -70,6 +72,26 @@ if [ -f "$state" ] && [ "$(sed -n 1p "$state")" = "$src_id" ]; then
 	exit 0
 fi
 
+# The pristine commit of a source that cannot change under the same id (a
+# tarball, a git tree's commit) is kept outside the checkout, next to
+# ccache: a fresh clone clones it (about 20 s) instead of unpacking and
+# hashing 1.3 GB again (about 50 s).
+pristine_cache=
+if [ -z "${KERNEL_SRC:-}" ] || [ -d "$src/.git" ]; then
+	pristine_cache=$PRISTINE_CACHE/$(printf '%s\n' "$src_id" "$(script_id "$0")" | result_key).git
+fi
+if [ -n "$pristine_cache" ] && git -C "$pristine_cache" rev-parse -q --verify pristine >/dev/null 2>&1; then
+	note "making the kernel tree $TREE from the pristine tree of $src ($pristine_cache)"
+	rm -rf "$TREE"
+	git clone --quiet --local "$pristine_cache" "$TREE"
+	git -C "$TREE" remote remove origin
+	printf '/obj/\n/tools/testing/selftests/sched_points/\n' >>"$TREE/.git/info/exclude"
+	version=$(make -s -C "$TREE" kernelversion)
+	apply_series
+	note "Linux $version from $src, ${#patches[@]} patches applied"
+	exit 0
+fi
+
 note "making the kernel tree $TREE from $src"
 rm -rf "$TREE"
 mkdir -p "$TREE"
@@ -94,5 +116,13 @@ git -C "$TREE" add -A
 GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
 	git -C "$TREE" commit --quiet -m "Linux $version (pristine, from $src)"
 git -C "$TREE" tag pristine
+if [ -n "$pristine_cache" ]; then
+	# Hard links to the tree's objects: no copy, nothing to pack.
+	rm -rf "$pristine_cache.$$"
+	mkdir -p "$PRISTINE_CACHE"
+	git clone --quiet --bare --local "$TREE" "$pristine_cache.$$"
+	rm -rf "$pristine_cache"
+	mv "$pristine_cache.$$" "$pristine_cache"
+fi
 apply_series
 note "Linux $version from $src, ${#patches[@]} patches applied"
