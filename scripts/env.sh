@@ -38,9 +38,10 @@ kmake() {
 # warnings-check.sh): the developer's tree and its HEAD stay untouched.
 SERIES_WT=${SERIES_WT:-$BUILD/series-check}
 
-# series_reference_config: print the path of the reference config (the
-# kernel's config plus the KUnit tests, so that every file of the series
-# is compiled), made from the kernel's fragments when missing or stale.
+# series_reference_config: print the path of the reference config: the
+# kernel's own config, which builds the KUnit tests in (without running
+# them), so that every file of the series is compiled and the last prefix
+# shares its ccache objects with the kernel (kernel-config/sched-points.config).
 series_reference_config() {
 	local ref=$SERIES_WT/reference.config
 	if [ ! -e "$SERIES_WT/.git" ]; then
@@ -48,10 +49,10 @@ series_reference_config() {
 		git -C "$TREE" worktree add -q --detach "$SERIES_WT" pristine
 	fi
 	VARIANT='' OBJ=$TREE/obj "$REPO/scripts/configure-kernel.sh" >&2
-	if [ ! -f "$ref" ] || [ "$TREE/obj/.config" -nt "$ref" ]; then
+	grep -q '^CONFIG_SCHED_POINTS_KUNIT_TEST=y' "$TREE/obj/.config" ||
+		die "the kernel's config does not build the KUnit tests (kernel-config/sched-points.config)"
+	if [ ! -f "$ref" ] || ! cmp -s "$TREE/obj/.config" "$ref"; then
 		cp "$TREE/obj/.config" "$ref.tmp"
-		"$TREE/scripts/config" --file "$ref.tmp" --enable KUNIT \
-			--enable SCHED_POINTS_KUNIT_TEST
 		mv "$ref.tmp" "$ref"
 	fi
 	echo "$ref"
