@@ -131,7 +131,7 @@ END {
 	printf "Each ping-pong figure is the median of %d runs of %d round trips (± half the range).\n",
 		n["vanilla" SUBSEP "vanilla" SUBSEP "pipe_ns_per_round"], all("rounds")
 	print ""
-	print "Three kernels from one tree: *series* (the patches), *vanilla* (the pristine tag, the same fragments without `sched-points.config`) and *peer* (vanilla plus `kernel-config/peer/distro-tracing.config`: function tracing with dynamic ftrace, kprobes on ftrace, BTF, as distributions configure them). The series is compared with vanilla; each peer with the peer kernel untraced."
+	print "Three kernels from one tree: *series* (the patches), *vanilla* (the pristine tag, the same fragments without those of the series, `sched-points.config` and `sched-points-kunit.config`) and *peer* (vanilla plus `kernel-config/peer/distro-tracing.config`: function tracing with dynamic ftrace, kprobes on ftrace, BTF, as distributions configure them). The series is compared with vanilla; each peer with the peer kernel untraced."
 	kk = first("peer", "kprobe_hist", "kprobe_kind")
 	if (kk != "")
 		printf "\nThe kprobe on schedule() (debugfs `kprobes/list`): `[%s]`%s.\n", kk,

@@ -66,14 +66,15 @@ fi
 OBJ=$out/initramfs SP_SELFTESTS=0 "$REPO/scripts/build-initramfs.sh"
 initrd=$out/initramfs/initramfs.cpio.gz
 
-# Vanilla: the same fragments but sched-points.config, at tag pristine;
+# Vanilla: the same fragments but the series' own (sched-points*.config),
+# at tag pristine;
 # peer: vanilla plus distribution tracing (ftrace, BTF), in obj-peer.
 vtree=${BENCH_VANILLA_TREE:-$BUILD/linux-vanilla}
 if runs vanilla peer && [ ! -e "$vtree/Makefile" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$vtree" pristine
 fi
-vfrags=$(grep -vx sched-points.config <<<"$frags")
+vfrags=$(grep -vx 'sched-points\(-kunit\)\{0,1\}\.config' <<<"$frags")
 # build_vanilla NAME OBJ FRAGMENTS
 build_vanilla() {
 	local s=$SECONDS

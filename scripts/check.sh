@@ -143,19 +143,20 @@ guest_run() {
 		append+=" sp.tests=stress,cpu_hotplug,module_churn,percpu_merge"
 		accel=${SP_ACCEL:-tcg,thread=multi}
 	fi
-	rm -rf "$out"
 	VARIANT=$variant SP_OUT=$out SP_APPEND=$append SP_ACCEL=$accel \
 		"$REPO/scripts/run-guest.sh" check 2>"$out.log" || rc=$?
 	echo "$rc $((SECONDS - t0))" >"$out.rc"
 }
 
-# guest_judge VARIANT: judge its TAP against the manifest. No verdict, a
+# guest_judge VARIANT STATUS: judge its TAP against the manifest (STATUS:
+# how guest_run itself exited). No verdict, a
 # splat or a timeout fails the run (scripts/run-guest.sh).
 guest_judge() {
 	local variant=$1 name=${1:-main} rc secs out
 	out=$(guest_out "$variant")
-	read -r rc secs <"$out.rc" || rc="no exit status"
-	cat "$out.log" >&2
+	{ read -r rc secs <"$out.rc"; } 2>/dev/null || rc="no exit status"
+	[ "$2" = 0 ] || rc="its runner exited $2"
+	cat "$out.log" >&2 2>/dev/null || true
 	mkdir -p "$out/share"
 	touch "$out/share/tap.txt"
 	grep -E '^(# )*(not ok|ok) ' "$out/share/tap.txt" | sed "s/^/  $name: /" || true
@@ -176,14 +177,16 @@ for variant in $variants; do
 done
 pids=()
 for variant in "${guests[@]}"; do
+	# Nothing of an earlier run may be read as this one's.
+	out=$(guest_out "$variant")
+	rm -rf "$out" "$out.rc" "$out.log"
 	guest_run "$variant" &
 	pids+=("$!")
 done
-for pid in "${pids[@]}"; do
-	wait "$pid" || true
-done
-for variant in "${guests[@]}"; do
-	guest_judge "$variant"
+for i in "${!guests[@]}"; do
+	status=0
+	wait "${pids[i]}" || status=$?
+	guest_judge "${guests[i]}" "$status"
 done
 
 wait

@@ -41,7 +41,8 @@ SERIES_WT=${SERIES_WT:-$BUILD/series-check}
 # series_reference_config: print the path of the reference config: the
 # kernel's own config, which builds the KUnit tests in (without running
 # them), so that every file of the series is compiled and the last prefix
-# shares its ccache objects with the kernel (kernel-config/sched-points.config).
+# shares its ccache objects with the kernel
+# (kernel-config/sched-points-kunit.config).
 series_reference_config() {
 	local ref=$SERIES_WT/reference.config
 	if [ ! -e "$SERIES_WT/.git" ]; then
@@ -50,7 +51,7 @@ series_reference_config() {
 	fi
 	VARIANT='' OBJ=$TREE/obj "$REPO/scripts/configure-kernel.sh" >&2
 	grep -q '^CONFIG_SCHED_POINTS_KUNIT_TEST=y' "$TREE/obj/.config" ||
-		die "the kernel's config does not build the KUnit tests (kernel-config/sched-points.config)"
+		die "the kernel's config does not build the KUnit tests (kernel-config/sched-points-kunit.config)"
 	if [ ! -f "$ref" ] || ! cmp -s "$TREE/obj/.config" "$ref"; then
 		cp "$TREE/obj/.config" "$ref.tmp"
 		mv "$ref.tmp" "$ref"

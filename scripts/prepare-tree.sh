@@ -76,20 +76,26 @@ fi
 # tarball, a git tree's commit) is kept outside the checkout, next to
 # ccache: a fresh clone clones it (about 20 s) instead of unpacking and
 # hashing 1.3 GB again (about 50 s).
+# (A git tree with uncommitted changes is not such a source.)
 pristine_cache=
-if [ -z "${KERNEL_SRC:-}" ] || [ -d "$src/.git" ]; then
+if [ -z "${KERNEL_SRC:-}" ] ||
+	{ [ -d "$src/.git" ] && [ -z "$(git -C "$src" status --porcelain)" ]; }; then
 	pristine_cache=$PRISTINE_CACHE/$(printf '%s\n' "$src_id" "$(script_id "$0")" | result_key).git
 fi
 if [ -n "$pristine_cache" ] && git -C "$pristine_cache" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	note "making the kernel tree $TREE from the pristine tree of $src ($pristine_cache)"
 	rm -rf "$TREE"
-	git clone --quiet --local "$pristine_cache" "$TREE"
-	git -C "$TREE" remote remove origin
-	printf '/obj/\n/tools/testing/selftests/sched_points/\n' >>"$TREE/.git/info/exclude"
-	version=$(make -s -C "$TREE" kernelversion)
-	apply_series
-	note "Linux $version from $src, ${#patches[@]} patches applied"
-	exit 0
+	# Hard links where the file system allows, else a copy.
+	if git clone --quiet "$pristine_cache" "$TREE" &&
+		git -C "$TREE" remote remove origin; then
+		printf '/obj/\n/tools/testing/selftests/sched_points/\n' >>"$TREE/.git/info/exclude"
+		version=$(make -s -C "$TREE" kernelversion)
+		apply_series
+		note "Linux $version from $src, ${#patches[@]} patches applied"
+		exit 0
+	fi
+	note "the pristine cache $pristine_cache is broken: dropped, unpacking $src"
+	rm -rf "$pristine_cache"
 fi
 
 note "making the kernel tree $TREE from $src"
@@ -116,13 +122,16 @@ git -C "$TREE" add -A
 GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
 	git -C "$TREE" commit --quiet -m "Linux $version (pristine, from $src)"
 git -C "$TREE" tag pristine
-if [ -n "$pristine_cache" ]; then
-	# Hard links to the tree's objects: no copy, nothing to pack.
-	rm -rf "$pristine_cache.$$"
+if [ -n "$pristine_cache" ] && [ ! -e "$pristine_cache" ]; then
+	# Hard links to the tree's objects where the file system allows. One
+	# source at a time: the trees of other keys (an older tarball, an
+	# older version of this script) go. Published by a rename, so that a
+	# concurrent run sees all of it or nothing, and never replaced.
 	mkdir -p "$PRISTINE_CACHE"
-	git clone --quiet --bare --local "$TREE" "$pristine_cache.$$"
-	rm -rf "$pristine_cache"
-	mv "$pristine_cache.$$" "$pristine_cache"
+	find "$PRISTINE_CACHE" -mindepth 1 -maxdepth 1 -name '*.git' \
+		-not -name "${pristine_cache##*/}" -exec rm -rf {} +
+	git clone --quiet --bare "$TREE" "$pristine_cache.$$"
+	mv -T "$pristine_cache.$$" "$pristine_cache" 2>/dev/null || rm -rf "$pristine_cache.$$"
 fi
 apply_series
 note "Linux $version from $src, ${#patches[@]} patches applied"

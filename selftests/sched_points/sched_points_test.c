@@ -5429,7 +5429,7 @@ TEST_F_TIMEOUT(sp, hist_module_naps, T_LONG)
 {
 	const struct sp_entry *d;
 	unsigned long long val, calls;
-	struct sp_view v;
+	struct sp_view v = { 0 };
 
 	if (!load_test_module(_metadata, self))
 		return;
