@@ -3081,7 +3081,18 @@ static void check_counted(struct __test_metadata *_metadata,
 			       cnt, SP_MOD_FUNC_PREEMPT, SP_MOD_NAME, NS);
 			log_lines(_metadata, v, me);
 		}
-		EXPECT_EQ(1, lines);
+		/*
+		 * The preempt_enable() calls on one line; a timer interrupt
+		 * may also preempt the function at another instruction (a
+		 * line of its own, seen once in a busy run).
+		 */
+		for (i = 0, e = NULL; i < v->nr; i++)
+			if (v->e[i].pid == (unsigned int)me &&
+			    sp_is_module_preempt(&v->e[i]) &&
+			    (!e || v->e[i].count > e->count))
+				e = &v->e[i];
+		EXPECT_LE(1, lines);
+		EXPECT_TRUE(e && e->count >= NS) log_lines(_metadata, v, me);
 	} else {
 		EXPECT_EQ(0U, count_lines(v, sp_is_kind_preempt))
 			TH_LOG("kinds 0, yet preempt lines");
