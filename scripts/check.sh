@@ -51,6 +51,14 @@ ran=()
 reported=()
 step_failures=
 
+# step_failed NAME WHAT: a step failed without a failing result of its own:
+# count it, say so now and again in the closing recap.
+step_failed() {
+	echo "  $1: $2" >&2
+	failed=$((failed + 1))
+	step_failures+="  $1: $2"$'\n'
+}
+
 # judge NAME TAP [VARIANT]: count TAP's results into the totals; with a
 # variant, against what selftests/manifest expects of it, and note how many
 # of the tests it expects reported (count-tap.py names each one that did
@@ -87,10 +95,8 @@ tap_step() {
 	"$@" >"$BUILD/$name.tap" 2>"$BUILD/$name.log" || rc=$?
 	judge "$name" "$BUILD/$name.tap"
 	if [ "$rc" != 0 ] && [ "$judged_failed" = 0 ]; then
-		echo "  $name: exited $rc without a failing result; see $BUILD/$name.log" >&2
+		step_failed "$name" "exited $rc without a failing result; see $BUILD/$name.log"
 		tail -5 "$BUILD/$name.log" >&2
-		failed=$((failed + 1))
-		step_failures+="  $name: exited $rc without a failing result ($BUILD/$name.log)"$'\n'
 	fi
 	times+=("$name $((SECONDS - t0))")
 }
@@ -149,8 +155,8 @@ guest_run() {
 }
 
 # guest_judge VARIANT STATUS: judge its TAP against the manifest (STATUS:
-# how guest_run itself exited). No verdict, a
-# splat or a timeout fails the run (scripts/run-guest.sh).
+# how guest_run itself exited). No verdict, a splat or a timeout fails the
+# run (scripts/run-guest.sh).
 guest_judge() {
 	local variant=$1 name=${1:-main} rc secs out
 	out=$(guest_out "$variant")
@@ -162,9 +168,7 @@ guest_judge() {
 	grep -E '^(# )*(not ok|ok) ' "$out/share/tap.txt" | sed "s/^/  $name: /" || true
 	judge "guest-$name" "$out/share/tap.txt" "$name"
 	if [ "$rc" != 0 ]; then
-		echo "  guest-$name: the guest run failed (exit $rc): see above and $out/" >&2
-		failed=$((failed + 1))
-		step_failures+="  guest-$name: the guest run failed (exit $rc), see $out/"$'\n'
+		step_failed "guest-$name" "the guest run failed (exit $rc): see above and $out/"
 	fi
 	times+=("guest-$name ${secs:-?} (side by side)")
 }
@@ -194,9 +198,7 @@ for name in "${host_tools[@]}"; do
 	read -r rc secs <"$BUILD/$name.rc" || rc="no exit status"
 	judge "$name" "$BUILD/$name.tap"
 	if [ "$rc" != 0 ] && [ "$judged_failed" = 0 ]; then
-		echo "  $name: exited $rc without a failing result; see $BUILD/$name.log" >&2
-		failed=$((failed + 1))
-		step_failures+="  $name: exited $rc without a failing result ($BUILD/$name.log)"$'\n'
+		step_failed "$name" "exited $rc without a failing result; see $BUILD/$name.log"
 	fi
 	times+=("$name ${secs:-?} (in parallel)")
 done
