@@ -57,7 +57,7 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 {
 	size_t n = 0;
 	bool tgid_view = r->keys == SP_K_TGID;
-	bool time = r->time, by_time = r->by_time;
+	bool by_time = r->by_time;
 
 	if (r->keys & SP_K_PID)
 		cols[n++] = SP_COL_PID;
@@ -67,10 +67,8 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 		cols[n++] = SP_COL_COUNT;
 		if (people)
 			cols[n++] = SP_COL_PCT;
-		if (time) {
-			cols[n++] = SP_COL_TIME;
-			n += time_shape(r, cols + n);
-		}
+		cols[n++] = SP_COL_TIME;
+		n += time_shape(r, cols + n);
 	} else if (!r->delta) {
 		cols[n++] = SP_COL_TIME;
 		if (people)
@@ -83,12 +81,10 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			cols[n++] = SP_COL_PCT;
 		cols[n++] = SP_COL_RATE;
 		cols[n++] = SP_COL_COUNT;
-		if (time) {
-			cols[n++] = SP_COL_DTIME;
-			cols[n++] = SP_COL_TRATE;
-			cols[n++] = SP_COL_TIME;
-			n += time_shape(r, cols + n);
-		}
+		cols[n++] = SP_COL_DTIME;
+		cols[n++] = SP_COL_TRATE;
+		cols[n++] = SP_COL_TIME;
+		n += time_shape(r, cols + n);
 	} else {
 		cols[n++] = SP_COL_DTIME;
 		if (people)

@@ -8,8 +8,8 @@
  * The kernel never removes an entry except on reset or when the tables are
  * reallocated, so between two snapshots of the same table every row of the
  * older one is still there with a count, off-CPU time, longest stretch and
- * every histogram bucket at least as high.  If a row is gone, one of those went down, 'dropped'
- * went down, 'capacity' changed or the format version changed, the counters
+ * every histogram bucket at least as high.  If a row is gone, one of those
+ * went down, 'dropped' went down or 'capacity' changed, the counters
  * were reset (or the kernel changed): that is said, and no delta is computed
  * across it (the next interval starts from the new snapshot).  A reset
  * followed by so many hits that every row is back above its old values
@@ -41,15 +41,10 @@ static void describe(char *why, size_t len, const struct sp_store *prev,
 	uint32_t clen = sp_pool_len(&prev->comms, p->comm);
 
 	sp_escape(comm, sp_pool_str(&prev->comms, p->comm), clen > 64 ? 64 : clen, 0);
-	if (p->kind != SP_KIND_NONE)
-		snprintf(why, len,
-			 "counters went back between snapshots (pid %u '%s' at %s, %s: %s)",
-			 p->pid, comm, sp_pool_str(&prev->syms, p->sym),
-			 sp_kind_name(p->kind), what);
-	else
-		snprintf(why, len,
-			 "counters went back between snapshots (pid %u '%s' at %s: %s)",
-			 p->pid, comm, sp_pool_str(&prev->syms, p->sym), what);
+	snprintf(why, len,
+		 "counters went back between snapshots (pid %u '%s' at %s, %s: %s)",
+		 p->pid, comm, sp_pool_str(&prev->syms, p->sym),
+		 sp_kind_name(p->kind), what);
 }
 
 int sp_delta(struct sp_store *cur, const struct sp_store *prev,
@@ -75,12 +70,6 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 		memcpy(cur->dhists, cur->hists, (size_t)cur->nrows * sizeof(*cur->dhists));
 	}
 
-	if (cur->major != prev->major) {
-		snprintf(why, whylen,
-			 "the format version changed between snapshots (%s -> %s)",
-			 prev->version, cur->version);
-		return 1;
-	}
 	if (prev->sum.dropped >= 0 && cur->sum.dropped >= 0 &&
 	    cur->sum.dropped < prev->sum.dropped) {
 		snprintf(why, whylen,

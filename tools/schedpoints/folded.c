@@ -3,7 +3,7 @@
  * Folded stacks for FlameGraph (flamegraph.pl, inferno): one line per group,
  * "comm;site;kind count" -- frames from the root: the task name when the
  * view has one, then the call site (for "site X", X itself), then the kind
- * when the view is keyed by it (version 2 input).  Frames are in display
+ * when the view is keyed by it (views by call site).  Frames are in display
  * form with ';' written as \073, so that no name adds a frame; an empty task
  * name (the format allows one) is the frame \000, a byte no name can hold,
  * so that it neither vanishes nor merges with another name.  The value is

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Log2 histograms of off-CPU time (format version 3, the 'hist' field):
+ * Log2 histograms of off-CPU time (the 'hist' field of the format):
  * bucket bounds and percentiles.
  *
  * Bucket K of the format (K from 9 to 34) counts the calls whose off-CPU

@@ -135,7 +135,7 @@ int sp_cmd_top(const struct sp_opts *o)
 	rc = next_snapshot(o, &stream, &prev);
 	if (rc <= 0) {
 		if (!rc)
-			fputs("schedpoints: <stdin>: empty input, expected 'sched_points version 1' or 'sched_points version 2'\n",
+			fputs("schedpoints: <stdin>: empty input, expected 'sched_points version 1'\n",
 			      stderr);
 		sp_store_free(&prev);
 		sp_reader_free(&stream);

@@ -66,8 +66,6 @@ static void json_head(struct json_writer *jw, const struct sp_out *out,
 	json_summary_value(jw, "kinds", s->kinds);
 	json_summary_value(jw, "hist", s->hist);
 	jsonw_end_object(jw);
-	jsonw_bool_field(jw, "has_time", st->has_time);
-	jsonw_bool_field(jw, "has_kinds", st->has_kinds);
 	jsonw_bool_field(jw, "has_hist", st->has_hist);
 	jsonw_string_field(jw, "view", sp_view_name(o->view));
 	jsonw_string_field(jw, "group", sp_site_label(o));
@@ -104,18 +102,15 @@ static void json_totals(struct json_writer *jw, const struct sp_result *r)
 			jsonw_float_field(jw, "rate", rate);
 		else
 			jsonw_null_field(jw, "rate");
-		if (r->time) {
-			rate = sp_time_rate(r, r->total_delta_ns);
-			json_u128_field(jw, "total_delta_ns", r->total_delta_ns);
-			if (rate >= 0)
-				jsonw_float_field(jw, "time_rate", rate);
-			else
-				jsonw_null_field(jw, "time_rate");
-		}
+		rate = sp_time_rate(r, r->total_delta_ns);
+		json_u128_field(jw, "total_delta_ns", r->total_delta_ns);
+		if (rate >= 0)
+			jsonw_float_field(jw, "time_rate", rate);
+		else
+			jsonw_null_field(jw, "time_rate");
 	}
 	jsonw_uint_field(jw, "total", r->total);
-	if (r->time)
-		json_u128_field(jw, "total_ns", r->total_ns);
+	json_u128_field(jw, "total_ns", r->total_ns);
 	jsonw_uint_field(jw, "rows_total", r->ngroups);
 }
 

@@ -23,8 +23,7 @@ static const char usage_text[] =
 "call site).\n"
 "\n"
 "Commands:\n"
-"  sites              counts summed by call site (the default); on format\n"
-"                     version 2 and 3, by call site and kind\n"
+"  sites              counts summed by call site and kind (the default)\n"
 "  tasks              counts summed by task (see --by)\n"
 "  site X             one call site's tasks; X is a symbol\n"
 "                     (do_nanosleep+0x6e/0x190), a function (do_nanosleep)\n"
@@ -37,7 +36,7 @@ static const char usage_text[] =
 "                     with --buckets, call sites x off-CPU time buckets\n"
 "  hist [X]           the log2 histogram of off-CPU time of call site X (as\n"
 "                     site X selects it), or of the hottest point, with its\n"
-"                     percentiles (format version 3)\n"
+"                     percentiles (input with 'hist 1')\n"
 "  help               this text\n"
 "  top [VIEW [ARG]]   every --interval seconds, deltas and rates of a view\n"
 "  diff A B [VIEW [ARG]]\n"
@@ -590,7 +589,7 @@ int main(int argc, char **argv)
 			return SP_EXIT_OK;
 		}
 		if (c == 'V') {
-			printf("schedpoints %s (reads /proc/sched_points format versions 1 to %d)\n",
+			printf("schedpoints %s (reads /proc/sched_points format version %d)\n",
 			       SP_TOOL_VERSION, SP_FORMAT_MAJOR);
 			free_opts(&o);
 			return SP_EXIT_OK;

@@ -43,27 +43,9 @@ int sp_load(const char *path, struct sp_store *st)
 int sp_input_ok(const struct sp_opts *o, const struct sp_store *st)
 {
 	const char *what = NULL;
-
 	char sort[64];
 	size_t i;
 
-	if (!st->has_time && o->value == SP_VALUE_TIME)
-		what = "--by-time (--value time) needs the off-CPU time";
-	else if (!st->has_kinds && o->f.kinds)
-		what = "--kind needs the kind column";
-	for (i = 0; !what && !st->has_time && i < o->nsort; i++) {
-		if (o->sort[i] == SP_SORT_TIME || o->sort[i] == SP_SORT_MEAN ||
-		    o->sort[i] == SP_SORT_MAX) {
-			snprintf(sort, sizeof(sort), "--sort %s needs the off-CPU time",
-				 sp_sort_name(o->sort[i]));
-			what = sort;
-		}
-	}
-	if (what) {
-		fprintf(stderr, "schedpoints: %s: %s of format version 2; the input is version %s\n",
-			st->name, what, st->version);
-		return -1;
-	}
 	if (o->view == SP_VIEW_HIST)
 		what = "hist needs";
 	else if (o->buckets)
@@ -77,8 +59,8 @@ int sp_input_ok(const struct sp_opts *o, const struct sp_store *st)
 	}
 	if (!what || st->has_hist)
 		return 0;
-	fprintf(stderr, "schedpoints: %s: %s the histograms of format version 3 ('hist 1'); the input %s\n",
-		st->name, what, st->major >= 3 ? "has none ('hist 0')" : "is version 2 or older");
+	fprintf(stderr, "schedpoints: %s: %s the histograms of off-CPU time ('hist 1'); the input has none\n",
+		st->name, what);
 	return -1;
 }
 

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Input parsing: /proc/sched_points, format versions 1 (and 1.x), 2 and 3
- * (Documentation/scheduler/sched-points.rst, added by patches/0005 and
- * patches/0007 of the series).  All go into the one row representation of
- * store.c: a version 1 line has kind SP_KIND_NONE and no time, a version 2
- * line no histogram.
+ * Input parsing: /proc/sched_points, format version 1 and its minors 1.N
+ * (Documentation/scheduler/sched-points.rst, added by the series), into the
+ * rows of store.c.  Any other major is refused.
  *
  * The input is untrusted (a saved copy may have been edited, cut short, or be
  * any bytes at all).  Every line is checked against the spec and the first
@@ -23,14 +21,10 @@
 
 #define READ_CHUNK	(1u << 20)
 #define VERSION_PREFIX	"sched_points version "
-#define HEADER_V1	"pid\ttgid\tcount\taddress\tsymbol\tcomm"
-#define HEADER_V2	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm"
-#define HEADER_V3	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
-/* The same, as error messages show them. */
-#define SHOW_V1		"pid\\ttgid\\tcount\\taddress\\tsymbol\\tcomm"
-#define SHOW_V2		"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\taddress\\tsymbol\\tcomm"
-#define SHOW_V3		"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm"
-#define EXPECT_VERSION	"'sched_points version 1', '2' or '3'"
+#define HEADER		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
+/* The same, as error messages show it. */
+#define SHOW_HEADER	"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm"
+#define EXPECT_VERSION	"'sched_points version 1'"
 #define TRUNCATED	"line is not terminated by a newline (truncated input?)"
 
 /* ---- reader ------------------------------------------------------------- */
@@ -376,44 +370,34 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 		return perr(r, err,
 			    "expected 'sched_points version <MAJOR>[.<MINOR>]', got '%s'",
 			    excerpt(ex, r->line, r->linelen));
-	if (major < 1 || major > SP_FORMAT_MAJOR)
+	if (major != SP_FORMAT_MAJOR)
 		return perr(r, err,
-			    "unsupported format version %llu (this schedpoints reads versions 1, 2 and 3)",
-			    (unsigned long long)major);
+			    "unsupported format version %llu (this schedpoints reads version %d)",
+			    (unsigned long long)major, SP_FORMAT_MAJOR);
 	snprintf(st->version, sizeof(st->version), "%.*s", (int)vlen, v);
-	st->major = (unsigned)major;
-	st->has_kinds = st->has_time = major >= 2;
 	return 0;
 }
 
-/* The column header of the store's version, and as messages show it. */
-static const char *const headers[][2] = {
-	{ HEADER_V1, SHOW_V1 }, { HEADER_V2, SHOW_V2 }, { HEADER_V3, SHOW_V3 },
-};
-#define HEADER(st)	headers[(st)->major - 1][0]
-#define SHOW(st)	headers[(st)->major - 1][1]
-
 /*
- * Summary names, from the version that has them.  'mode' is a word (it came
- * in version 1.1, which readers of major 1 accept); 0/1 values are checked.
+ * The summary names of the format.  'mode' is a word; 0/1 values are
+ * checked.
  */
 enum { SUM_NUMBER, SUM_BOOL, SUM_MODE };
 static const struct {
 	const char *name;
-	unsigned major;		/* first major version with the name */
 	int type;
 	size_t off;
 } summary_names[] = {
-	{ "enabled", 1, SUM_BOOL, offsetof(struct sp_summary, enabled) },
-	{ "mode", 1, SUM_MODE, offsetof(struct sp_summary, mode) },
-	{ "time", 2, SUM_BOOL, offsetof(struct sp_summary, time) },
-	{ "kinds", 2, SUM_BOOL, offsetof(struct sp_summary, kinds) },
-	{ "hist", 3, SUM_BOOL, offsetof(struct sp_summary, hist) },
-	{ "cpus", 1, SUM_NUMBER, offsetof(struct sp_summary, cpus) },
-	{ "capacity", 1, SUM_NUMBER, offsetof(struct sp_summary, capacity) },
-	{ "used", 1, SUM_NUMBER, offsetof(struct sp_summary, used) },
-	{ "entries", 1, SUM_NUMBER, offsetof(struct sp_summary, entries) },
-	{ "dropped", 1, SUM_NUMBER, offsetof(struct sp_summary, dropped) },
+	{ "enabled", SUM_BOOL, offsetof(struct sp_summary, enabled) },
+	{ "mode", SUM_MODE, offsetof(struct sp_summary, mode) },
+	{ "time", SUM_BOOL, offsetof(struct sp_summary, time) },
+	{ "kinds", SUM_BOOL, offsetof(struct sp_summary, kinds) },
+	{ "hist", SUM_BOOL, offsetof(struct sp_summary, hist) },
+	{ "cpus", SUM_NUMBER, offsetof(struct sp_summary, cpus) },
+	{ "capacity", SUM_NUMBER, offsetof(struct sp_summary, capacity) },
+	{ "used", SUM_NUMBER, offsetof(struct sp_summary, used) },
+	{ "entries", SUM_NUMBER, offsetof(struct sp_summary, entries) },
+	{ "dropped", SUM_NUMBER, offsetof(struct sp_summary, dropped) },
 };
 
 static bool is_word(const char *s, size_t len)
@@ -448,21 +432,19 @@ static bool same(const char *s, size_t len, const char *lit)
 static int parse_summary(struct sp_reader *r, struct sp_store *st,
 			 struct sp_error *err)
 {
-	const char *header = HEADER(st);
-	const char *show = SHOW(st);
 	const char *sp, *val;
 	size_t nlen, vlen, i, known;
 	uint64_t v = 0;
 	char ex[200];
 
-	if (same(r->line, r->linelen, header))
+	if (same(r->line, r->linelen, HEADER))
 		return r->line_nl ? 1 :
 			perr(r, err, TRUNCATED);
 	if (!r->line_nl)
 		return perr(r, err, TRUNCATED);
 	if (memchr(r->line, '\t', r->linelen))
-		return perr(r, err, "expected the column header '%s' of version %u, got '%s'",
-			    show, st->major, excerpt(ex, r->line, r->linelen));
+		return perr(r, err, "expected the column header '" SHOW_HEADER "', got '%s'",
+			    excerpt(ex, r->line, r->linelen));
 	sp = memchr(r->line, ' ', r->linelen);
 	nlen = sp ? (size_t)(sp - r->line) : 0;
 	for (i = 0; i < nlen; i++) {
@@ -479,8 +461,7 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 	vlen = r->linelen - nlen - 1;
 	known = sizeof(summary_names) / sizeof(summary_names[0]);
 	for (i = 0; i < known; i++)
-		if (summary_names[i].major <= st->major &&
-		    same(r->line, nlen, summary_names[i].name))
+		if (same(r->line, nlen, summary_names[i].name))
 			break;
 	if (i < known && summary_names[i].type == SUM_MODE) {
 		if (same(val, vlen, "caller"))
@@ -520,17 +501,9 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 	return 0;	/* unknown names are ignored (future minors) */
 }
 
-/* Field positions of the three versions, and how many fields a line has. */
+/* The fields of a data line, in their order. */
 enum { F_PID, F_TGID, F_KIND, F_COUNT, F_TOTAL, F_MAX, F_HIST, F_ADDR, F_SYM,
        F_COMM, F_N };
-static const struct {
-	int at[F_N];
-	size_t n;
-} fields[] = {
-	{ { 0, 1, -1, 2, -1, -1, -1, 3, 4, 5 }, 6 },
-	{ { 0, 1, 2, 3, 4, 5, -1, 6, 7, 8 }, 9 },
-	{ { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 }, 10 },
-};
 
 static int parse_u64_field(struct sp_reader *r, struct sp_error *err,
 			   const char *name, const char *f, size_t len,
@@ -602,10 +575,8 @@ static int parse_hist(struct sp_reader *r, struct sp_error *err,
 static int parse_data(struct sp_reader *r, struct sp_store *st,
 		      struct sp_error *err)
 {
-	const int *fi = fields[st->major - 1].at;
-	const size_t want = fields[st->major - 1].n;
-	const char *f[10];
-	size_t flen[10], nf = 0;
+	const char *f[F_N];
+	size_t flen[F_N], nf = 0;
 	struct sp_hist hist;
 	bool has_hist = false;
 	const char *p = r->line, *end = r->line + r->linelen;
@@ -615,13 +586,13 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	char small[128], *dec = small, ex[200];
 	const char *why = NULL;
 	long clen;
-	int rc;
+	int rc, k;
 
 	for (;;) {
 		const char *tab = memchr(p, '\t', (size_t)(end - p));
 		const char *fe = tab ? tab : end;
 
-		if (nf < want) {
+		if (nf < F_N) {
 			f[nf] = p;
 			flen[nf] = (size_t)(fe - p);
 		}
@@ -633,54 +604,44 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	/* a cut line has too few fields too: say what happened first */
 	if (!r->line_nl)
 		return perr(r, err, TRUNCATED);
-	if (nf != want)
-		return perr(r, err, "expected %zu TAB-separated fields, got %zu", want, nf);
-	if (parse_u64_field(r, err, "pid", f[fi[F_PID]], flen[fi[F_PID]], UINT32_MAX, &pid) ||
-	    parse_u64_field(r, err, "tgid", f[fi[F_TGID]], flen[fi[F_TGID]], UINT32_MAX, &tgid))
+	if (nf != F_N)
+		return perr(r, err, "expected %d TAB-separated fields, got %zu", F_N, nf);
+	if (parse_u64_field(r, err, "pid", f[F_PID], flen[F_PID], UINT32_MAX, &pid) ||
+	    parse_u64_field(r, err, "tgid", f[F_TGID], flen[F_TGID], UINT32_MAX, &tgid))
 		return -1;
 	l.pid = (uint32_t)pid;
 	l.tgid = (uint32_t)tgid;
-	l.kind = SP_KIND_NONE;
-	if (fi[F_KIND] >= 0) {
-		int k = sp_kind_parse(f[fi[F_KIND]], flen[fi[F_KIND]]);
-
-		if (k < 0 || !sp_kind_in_version((unsigned)k, st->major))
-			return perr(r, err,
-				    st->major >= 3 ?
-				    "kind: expected 'sleep', 'disk_sleep', 'idle', 'yield', 'preempt' or 'cond_resched', got '%s'" :
-				    "kind: expected 'sleep', 'yield', 'preempt' or 'cond_resched', got '%s'",
-				    excerpt(ex, f[fi[F_KIND]], flen[fi[F_KIND]]));
-		l.kind = (unsigned)k;
-	}
-	if (parse_u64_field(r, err, "count", f[fi[F_COUNT]], flen[fi[F_COUNT]],
-			    UINT64_MAX, &l.count))
-		return -1;
-	if (fi[F_TOTAL] >= 0 &&
-	    (parse_u64_field(r, err, "total_ns", f[fi[F_TOTAL]], flen[fi[F_TOTAL]],
-			     UINT64_MAX, &l.total_ns) ||
-	     parse_u64_field(r, err, "max_ns", f[fi[F_MAX]], flen[fi[F_MAX]],
-			     UINT64_MAX, &l.max_ns)))
-		return -1;
-	if (fi[F_HIST] >= 0 &&
-	    parse_hist(r, err, f[fi[F_HIST]], flen[fi[F_HIST]], &hist, &has_hist))
+	k = sp_kind_parse(f[F_KIND], flen[F_KIND]);
+	if (k < 0)
+		return perr(r, err,
+			    "kind: expected 'sleep', 'disk_sleep', 'idle', 'yield', 'preempt' or 'cond_resched', got '%s'",
+			    excerpt(ex, f[F_KIND], flen[F_KIND]));
+	l.kind = (unsigned)k;
+	if (parse_u64_field(r, err, "count", f[F_COUNT], flen[F_COUNT],
+			    UINT64_MAX, &l.count) ||
+	    parse_u64_field(r, err, "total_ns", f[F_TOTAL], flen[F_TOTAL],
+			    UINT64_MAX, &l.total_ns) ||
+	    parse_u64_field(r, err, "max_ns", f[F_MAX], flen[F_MAX],
+			    UINT64_MAX, &l.max_ns) ||
+	    parse_hist(r, err, f[F_HIST], flen[F_HIST], &hist, &has_hist))
 		return -1;
 	l.hist = has_hist ? &hist : NULL;
-	if (flen[fi[F_ADDR]] != 16 || !is_lower_hex(f[fi[F_ADDR]], 16))
+	if (flen[F_ADDR] != 16 || !is_lower_hex(f[F_ADDR], 16))
 		return perr(r, err, "address: expected 16 lowercase hex digits, got '%s'",
-			    excerpt(ex, f[fi[F_ADDR]], flen[fi[F_ADDR]]));
-	l.sym = f[fi[F_SYM]];
-	l.sym_len = flen[fi[F_SYM]];
+			    excerpt(ex, f[F_ADDR], flen[F_ADDR]));
+	l.sym = f[F_SYM];
+	l.sym_len = flen[F_SYM];
 	if (sp_symbol_parse(l.sym, l.sym_len, &si))
 		return perr(r, err,
 			    "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '" SP_SYM_UNLOADED "', got '%s'",
 			    excerpt(ex, l.sym, l.sym_len));
 	l.si = &si;
-	if (flen[fi[F_COMM]] > sizeof(small))
-		dec = sp_xrealloc(NULL, flen[fi[F_COMM]], 1);
-	clen = sp_comm_decode(f[fi[F_COMM]], flen[fi[F_COMM]], dec, &why);
+	if (flen[F_COMM] > sizeof(small))
+		dec = sp_xrealloc(NULL, flen[F_COMM], 1);
+	clen = sp_comm_decode(f[F_COMM], flen[F_COMM], dec, &why);
 	if (clen < 0) {
 		perr(r, err, "comm: %s, got '%s'", why,
-		     excerpt(ex, f[fi[F_COMM]], flen[fi[F_COMM]]));
+		     excerpt(ex, f[F_COMM], flen[F_COMM]));
 		if (dec != small)
 			free(dec);
 		return -1;
@@ -723,8 +684,8 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 			return -1;
 		if (!rc)
 			return perr(r, err,
-				    "unexpected end of input, expected the column header '%s'",
-				    SHOW(st));
+				    "unexpected end of input, expected the column header '"
+				    SHOW_HEADER "'");
 		rc = parse_summary(r, st, err);
 		if (rc < 0)
 			return -1;

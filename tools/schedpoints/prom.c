@@ -5,9 +5,9 @@
  * (schedpoints replaces the file atomically).
  *
  *   sched_points_calls_total{pid="..",tgid="..",comm="..",kind="..",site=".."} COUNT
- *   sched_points_offcpu_seconds_total{...} SECONDS        (version 2 input)
+ *   sched_points_offcpu_seconds_total{...} SECONDS
  *   sched_points_offcpu_max_seconds{...} SECONDS
- *   sched_points_offcpu_seconds_bucket{...,le=".."} CALLS  (version 3, hist 1)
+ *   sched_points_offcpu_seconds_bucket{...,le=".."} CALLS  (input with 'hist 1')
  *   sched_points_offcpu_seconds_sum{...} SECONDS, sched_points_offcpu_seconds_count
  *
  * The histogram has the 26 buckets of the format, le being the upper bound
@@ -32,17 +32,9 @@
 
 #include "schedpoints.h"
 
-/*
- * Version 1 counted calls of schedule(); version 2 counts every entry into
- * the scheduler, of four kinds (the kind label); version 3 of six.
- */
-#define HELP_CALLS_V1	"Calls of schedule() at a call site by a task"
 #define HIST_NAME	"sched_points_offcpu_seconds"
-#define HELP_CALLS_V2	"Entries into the scheduler at a call site by a task: schedule() (kind sleep or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
-#define HELP_CALLS_V3	"Entries into the scheduler at a call site by a task: schedule() (kind sleep, disk_sleep, idle or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
-/* The HELP of the calls family, for the version of the input. */
-#define HELP_CALLS(st, when)	((st)->major >= 3 ? HELP_CALLS_V3 when : \
-				 (st)->has_kinds ? HELP_CALLS_V2 when : HELP_CALLS_V1 when)
+/* The HELP of the calls families, followed by when they were counted. */
+#define HELP_CALLS	"Entries into the scheduler at a call site by a task: schedule() (kind sleep, disk_sleep, idle or yield), preempt_schedule() (preempt) or cond_resched() (cond_resched),"
 
 static void prom_value(FILE *fp, const char *s, size_t len)
 {
@@ -271,7 +263,7 @@ static void prom_histogram(FILE *fp, const struct sp_result *r, char *buf)
 	uint32_t i;
 
 	prom_family(fp, HIST_NAME, "histogram",
-		    "Off-CPU time of the calls of schedule() since the last reset, in the kernel's log2 buckets (version 3 hist field).");
+		    "Off-CPU time of the calls of schedule() since the last reset, in the kernel's log2 buckets (the hist field).");
 	for (i = 0; i < r->nshown; i++) {
 		memset(v, 0, sizeof(*v));
 		prom_add(v, r, &r->groups[i]);
@@ -297,32 +289,28 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 	prom_summary(fp, r->st);
 	if (!r->delta) {
 		prom_samples(fp, r, buf, P_COUNT, "sched_points_calls_total", "counter",
-			     HELP_CALLS(r->st, " since the last reset."));
-		if (r->time) {
-			prom_samples(fp, r, buf, P_TIME, "sched_points_offcpu_seconds_total",
-				     "counter",
-				     "Off-CPU time from schedule() entry to its return since the last reset.");
-			prom_samples(fp, r, buf, P_MAX, "sched_points_offcpu_max_seconds",
-				     "gauge",
-				     "Longest single off-CPU stretch since the last reset.");
-		}
+			     HELP_CALLS " since the last reset.");
+		prom_samples(fp, r, buf, P_TIME, "sched_points_offcpu_seconds_total",
+			     "counter",
+			     "Off-CPU time from schedule() entry to its return since the last reset.");
+		prom_samples(fp, r, buf, P_MAX, "sched_points_offcpu_max_seconds",
+			     "gauge",
+			     "Longest single off-CPU stretch since the last reset.");
 		if (r->hist)
 			prom_histogram(fp, r, buf);
 		free(buf);
 		return;
 	}
 	prom_samples(fp, r, buf, P_DELTA, "sched_points_calls_delta", "gauge",
-		     HELP_CALLS(r->st, " in the last interval."));
+		     HELP_CALLS " in the last interval.");
 	if (r->interval > 0)
 		prom_samples(fp, r, buf, P_RATE, "sched_points_calls_per_second", "gauge",
-			     HELP_CALLS(r->st, " per second over the last interval."));
-	if (r->time) {
-		prom_samples(fp, r, buf, P_DTIME, "sched_points_offcpu_seconds_delta", "gauge",
-			     "Off-CPU time in the last interval.");
-		if (r->interval > 0)
-			prom_samples(fp, r, buf, P_TRATE,
-				     "sched_points_offcpu_seconds_per_second", "gauge",
-				     "Off-CPU seconds per second over the last interval.");
-	}
+			     HELP_CALLS " per second over the last interval.");
+	prom_samples(fp, r, buf, P_DTIME, "sched_points_offcpu_seconds_delta", "gauge",
+		     "Off-CPU time in the last interval.");
+	if (r->interval > 0)
+		prom_samples(fp, r, buf, P_TRATE,
+			     "sched_points_offcpu_seconds_per_second", "gauge",
+			     "Off-CPU seconds per second over the last interval.");
 	free(buf);
 }

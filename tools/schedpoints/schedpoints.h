@@ -7,10 +7,9 @@
  *
  * Input (parse.c) is read line by line, never whole: memory grows with the
  * number of distinct keys, not with the size of the input.  Every data line
- * of /proc/sched_points (versions 1, 2 and 3 of the format described in
- * Documentation/scheduler/sched-points.rst, which patches/0005 and
- * patches/0007 of the series add) is checked field by field and added to a
- * store (store.c):
+ * of /proc/sched_points (format version 1, any minor, as
+ * Documentation/scheduler/sched-points.rst of the series describes it) is
+ * checked field by field and added to a store (store.c):
  *
  *   struct sp_store
  *     comms:  string pool of decoded task names    (id -> bytes)
@@ -19,8 +18,9 @@
  *     rows[]: one row per key (pid, tgid, comm, symbol, kind) with its
  *             count, 32 bytes
  *     times[row]: off-CPU time (total_ns) and longest stretch (max_ns),
- *             allocated when a line carries time (NULL for version 1)
- *     hists[row]: log2 histogram of off-CPU time (version 3 'hist' field),
+ *             allocated when a line carries time (NULL while every line
+ *             has 0, as with the time switch off)
+ *     hists[row]: log2 histogram of off-CPU time (the 'hist' field),
  *             allocated when a line carries one (NULL otherwise)
  *     deltas[row]: interval mode only, filled by sp_delta()
  *     index:  open-addressing hash (struct sp_keymap) key -> row
@@ -32,11 +32,9 @@
  * row.  The address is not part of the key: the symbol names the call site
  * in a way that survives a module being loaded at another address.
  *
- * Versions 1 to 3 share this one representation: a version 1 line has the
- * kind SP_KIND_NONE (shown as "-") and no time (times[] stays NULL, which
- * reads as total_ns = max_ns = 0, and st->has_time is false, so no view
- * shows time columns).  Version 1 input costs what it cost before version 2,
- * and version 2 input what it cost before version 3 (hists[] stays NULL).
+ * A capture taken with the time (or histogram) switch off costs no more
+ * than its counts: times[] (hists[]) stays NULL, which reads as total_ns =
+ * max_ns = 0 (no histogram).
  *
  * Histograms (hist.c): 26 log2 buckets of off-CPU time per row; a view sums
  * them per group (result->hists[group->hist]) and takes its percentiles
@@ -74,8 +72,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SP_TOOL_VERSION		"3.0"
-#define SP_FORMAT_MAJOR		3	/* newest read; 1 and 2 are read too */
+#define SP_TOOL_VERSION		"1.0"
+#define SP_FORMAT_MAJOR		1	/* the major read, with any minor */
 #define SP_DEFAULT_SOURCE	"/proc/sched_points"
 #define SP_MAX_LINE		65536	/* longer input lines are refused */
 #define SP_MATRIX_TOP		40	/* rows/columns of a matrix without -n */
@@ -124,13 +122,11 @@ void sp_fmt_seconds(char *buf, size_t len, sp_u128 ns);
 /* ns for people: three significant digits and a unit (ns us ms s min h d). */
 void sp_fmt_duration(char *buf, size_t len, sp_u128 ns);
 
-/* How schedule() was entered (version 2 and 3 'kind' column). */
+/* How schedule() was entered (the 'kind' field), in the order of the format. */
 enum sp_kind {
-	SP_KIND_NONE,		/* version 1 line: not known, shown as "-" */
-	SP_KIND_SLEEP,		/* schedule() while not runnable (S; version
-				 * 2: every sleep) */
-	SP_KIND_DISK_SLEEP,	/* version 3: TASK_UNINTERRUPTIBLE (D) */
-	SP_KIND_IDLE,		/* version 3: TASK_IDLE (I) */
+	SP_KIND_SLEEP,		/* schedule() while not runnable (S) */
+	SP_KIND_DISK_SLEEP,	/* TASK_UNINTERRUPTIBLE (D) */
+	SP_KIND_IDLE,		/* TASK_IDLE (I) */
 	SP_KIND_YIELD,		/* schedule() while runnable */
 	SP_KIND_PREEMPT,	/* preempt_schedule() */
 	SP_KIND_COND_RESCHED,	/* cond_resched() that rescheduled */
@@ -139,8 +135,6 @@ enum sp_kind {
 const char *sp_kind_name(unsigned kind);
 /* SP_KIND_SLEEP.. for one of the six words of the format, or -1. */
 int sp_kind_parse(const char *s, size_t len);
-/* Is kind a word of format version major (disk_sleep, idle: 3 on)? */
-bool sp_kind_in_version(unsigned kind, unsigned major);
 
 /* ---- hist.c: log2 histograms of off-CPU time ---------------------------- */
 
@@ -285,10 +279,7 @@ struct sp_slot {
 
 struct sp_store {
 	char name[256];		/* where the snapshot came from */
-	char version[32];	/* "1", "1.2", "2", "3" */
-	unsigned major;		/* 1, 2 or 3 */
-	bool has_kinds;		/* the input has the kind column (version 2) */
-	bool has_time;		/* ... and total_ns, max_ns (version 2) */
+	char version[32];	/* "1", "1.2", ... as the input says */
 	bool has_hist;		/* histograms: 'hist 1' or a line with one */
 	uint8_t kinds_seen;	/* bit (1 << kind) for every kind of a line */
 	struct sp_summary sum;
@@ -321,7 +312,7 @@ struct sp_line {
 	const char *comm, *sym;	/* decoded comm, symbol as in the file */
 	size_t comm_len, sym_len;
 	const struct sp_syminfo *si;
-	const struct sp_hist *hist;	/* NULL: none ('-', or before version 3) */
+	const struct sp_hist *hist;	/* NULL: none ('-') */
 };
 #define SP_ADD_COUNT_OVERFLOW	-1	/* the sum of all counts > 2^64-1 */
 #define SP_ADD_TIME_OVERFLOW	-2	/* one row's total_ns > 2^64-1 */
@@ -425,7 +416,7 @@ enum sp_format {
 #define SP_K_TGID	0x2
 #define SP_K_COMM	0x4
 #define SP_K_SITE	0x8
-#define SP_K_KIND	0x10	/* views keyed by site, on version 2 input */
+#define SP_K_KIND	0x10	/* views keyed by site (not --group kind) */
 #define SP_K_TASK	(SP_K_PID | SP_K_TGID | SP_K_COMM)
 
 struct sp_filters {
@@ -495,8 +486,7 @@ struct sp_result {
 	sp_u128 total_ns, total_delta_ns;
 	uint64_t nrows;		/* filtered rows */
 	bool by_time;		/* --value time */
-	bool time;		/* the input has off-CPU time: time columns */
-	bool hist;		/* ... and histograms: percentile columns */
+	bool hist;		/* the input has histograms: percentile columns */
 	bool delta;		/* interval mode */
 	double interval;	/* seconds, <= 0: unknown */
 };
@@ -679,8 +669,9 @@ void sp_csv_buckets(struct sp_out *out, const struct sp_result *r);
 /* Read one whole snapshot from path (NULL: default, "-": stdin). */
 int sp_load(const char *path, struct sp_store *st);
 /*
- * Does the input have what the options ask for (time for --by-time, kinds
- * for --kind)?  If not, say so on stderr and return -1.
+ * Does the input have what the options ask for (histograms for hist,
+ * --buckets and the percentile sort keys)?  If not, say so on stderr and
+ * return -1.
  */
 int sp_input_ok(const struct sp_opts *o, const struct sp_store *st);
 /* Render store st for the view and format in o; returns rows matched. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Heat map of the matrix as a standalone SVG file: one row per task
- * ("comm (pid)"), one column per call site ("kind:site" on version 2 input),
+ * ("comm (pid)"), one column per call site and kind ("kind:site"),
  * each cell coloured by its value (count, or off-CPU time with --value time)
  * on a logarithmic scale from the smallest to the largest cell (values span
  * orders of magnitude), with a legend bar, ticks at powers of ten (of 1000
@@ -402,6 +402,7 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		for (; k < ncells && cells[k].row == i; k++) {
 			const struct sp_group *cell = cells[k].g;
 			sp_u128 v = sp_group_value(rows, cell);
+			char other[64];
 
 			c = cells[k].col;
 			if (!v)
@@ -413,19 +414,16 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 			fputs(xcols[c], fp);
 			fmt_value(rows->by_time, v1, sizeof(v1), v);
 			fprintf(fp, ": %s %s", what, v1);
-			if (rows->time) {	/* the other measure too */
-				char other[64];
-
-				if (rows->by_time)
-					snprintf(other, sizeof(other), "%s %llu",
-						 rows->delta ? "delta" : "count",
-						 (unsigned long long)(rows->delta ? cell->delta : cell->count));
-				else
-					sp_fmt_duration(other, sizeof(other),
-							rows->delta ? cell->delta_ns : cell->total_ns);
-				fprintf(fp, ", %s%s", rows->by_time ? "" :
-					rows->delta ? "off-CPU time delta " : "off-CPU time ", other);
-			}
+			/* the other measure too */
+			if (rows->by_time)
+				snprintf(other, sizeof(other), "%s %llu",
+					 rows->delta ? "delta" : "count",
+					 (unsigned long long)(rows->delta ? cell->delta : cell->count));
+			else
+				sp_fmt_duration(other, sizeof(other),
+						rows->delta ? cell->delta_ns : cell->total_ns);
+			fprintf(fp, ", %s%s", rows->by_time ? "" :
+				rows->delta ? "off-CPU time delta " : "off-CPU time ", other);
 			fputs("</title></rect>\n", fp);
 		}
 		free(xlabel);

@@ -153,15 +153,13 @@ static void footer(struct sp_out *out, const struct sp_result *r,
 			total_text(r, SP_COL_DELTA, a, sizeof(a)),
 			total_text(r, SP_COL_RATE, b, sizeof(b)),
 			total_text(r, SP_COL_COUNT, c, sizeof(c)));
-		if (r->time)
-			fprintf(fp, "  dtime %s  time/s %s  time %s",
-				total_text(r, SP_COL_DTIME, a, sizeof(a)),
-				total_text(r, SP_COL_TRATE, b, sizeof(b)),
-				total_text(r, SP_COL_TIME, c, sizeof(c)));
+		fprintf(fp, "  dtime %s  time/s %s  time %s",
+			total_text(r, SP_COL_DTIME, a, sizeof(a)),
+			total_text(r, SP_COL_TRATE, b, sizeof(b)),
+			total_text(r, SP_COL_TIME, c, sizeof(c)));
 	} else {
 		fprintf(fp, "total %s", total_text(r, SP_COL_COUNT, a, sizeof(a)));
-		if (r->time)
-			fprintf(fp, "  time %s", total_text(r, SP_COL_TIME, a, sizeof(a)));
+		fprintf(fp, "  time %s", total_text(r, SP_COL_TIME, a, sizeof(a)));
 	}
 	fprintf(fp, "  %s %u", what, n);
 	if (shown < n)

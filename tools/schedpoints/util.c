@@ -215,18 +215,11 @@ void sp_fmt_duration(char *buf, size_t len, sp_u128 ns)
 }
 
 static const char *const kind_names[SP_NKINDS] = {
-	[SP_KIND_NONE] = "-", [SP_KIND_SLEEP] = "sleep",
+	[SP_KIND_SLEEP] = "sleep",
 	[SP_KIND_DISK_SLEEP] = "disk_sleep", [SP_KIND_IDLE] = "idle",
 	[SP_KIND_YIELD] = "yield", [SP_KIND_PREEMPT] = "preempt",
 	[SP_KIND_COND_RESCHED] = "cond_resched",
 };
-
-bool sp_kind_in_version(unsigned kind, unsigned major)
-{
-	if (kind == SP_KIND_DISK_SLEEP || kind == SP_KIND_IDLE)
-		return major >= 3;
-	return kind != SP_KIND_NONE && kind < SP_NKINDS && major >= 2;
-}
 
 const char *sp_kind_name(unsigned kind)
 {
@@ -237,7 +230,7 @@ int sp_kind_parse(const char *s, size_t len)
 {
 	int k;
 
-	for (k = SP_KIND_SLEEP; k < SP_NKINDS; k++)
+	for (k = 0; k < SP_NKINDS; k++)
 		if (strlen(kind_names[k]) == len && !memcmp(kind_names[k], s, len))
 			return k;
 	return -1;

@@ -9,14 +9,14 @@
  *   matrix       (task, site) cells, plus the task rows and site columns
  *   hist         one group: the rows site X selects, or the hottest site
  *
- * On version 3 input (histograms), every view but the matrix sums the
- * histograms of its rows per group (result->hists), for the percentile
- * columns, the buckets of JSON, CSV and the heat map, and the hist command.
+ * On input with histograms, every view but the matrix sums the histograms
+ * of its rows per group (result->hists), for the percentile columns, the
+ * buckets of JSON, CSV and the heat map, and the hist command.
  *
- * On version 2 input, views keyed by site are keyed by (site, kind) too
- * (SP_K_KIND): a preemption and a sleep at one address are different
- * things.  Views keyed by task sum over kinds.  --group kind makes the kind
- * itself the site group.
+ * Views keyed by site are keyed by (site, kind) too (SP_K_KIND): a
+ * preemption and a sleep at one address are different things.  Views keyed
+ * by task sum over kinds.  --group kind makes the kind itself the site
+ * group.
  *
  * Filters are applied to rows before grouping.  Per-string filter results
  * (globs on comm, module and symbol) are computed once per distinct string,
@@ -338,17 +338,15 @@ static void result_init(struct sp_result *r, const struct sp_store *st,
 	r->view = o->view;
 	r->delta = delta;
 	r->interval = interval;
-	r->time = st->has_time;
 	/* a histogram per cell would cost the matrix 208 bytes a cell */
 	r->hist = st->has_hist && o->view != SP_VIEW_MATRIX;
 	r->by_time = o->value == SP_VALUE_TIME;
 }
 
-/* Site-keyed views of version 2 input are keyed by kind too. */
-static unsigned with_kind(const struct sp_store *st, const struct sp_opts *o,
-			  unsigned keys)
+/* Site-keyed views are keyed by kind too. */
+static unsigned with_kind(const struct sp_opts *o, unsigned keys)
 {
-	if ((keys & SP_K_SITE) && st->has_kinds && o->group != SP_GROUP_KIND)
+	if ((keys & SP_K_SITE) && o->group != SP_GROUP_KIND)
 		keys |= SP_K_KIND;
 	return keys;
 }
@@ -379,11 +377,6 @@ unsigned sp_view_keys(const struct sp_opts *o)
 		break;
 	}
 	return task_keys(o) | SP_K_SITE;
-}
-
-static unsigned view_keys(const struct sp_store *st, const struct sp_opts *o)
-{
-	return with_kind(st, o, sp_view_keys(o));
 }
 
 /* Which rows a view takes, and the site group of each symbol. */
@@ -1098,7 +1091,7 @@ void sp_view_build(struct sp_result *r, const struct sp_store *st,
 	size_t nkeys;
 
 	result_init(r, st, o, delta, interval);
-	r->keys = view_keys(st, o);
+	r->keys = with_kind(o, sp_view_keys(o));
 	select_rows(&sel, &r->sites, st, o);
 	aggregate(r, st, o, &sel);
 	selection_free(&sel);
@@ -1157,8 +1150,8 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 	result_init(&m->tasks, st, o, delta, interval);
 	result_init(&m->sites, st, o, delta, interval);
 	m->tasks.keys = task_keys(o);
-	m->cells.keys = with_kind(st, o, m->tasks.keys | SP_K_SITE);
-	m->sites.keys = with_kind(st, o, SP_K_SITE);
+	m->cells.keys = with_kind(o, m->tasks.keys | SP_K_SITE);
+	m->sites.keys = with_kind(o, SP_K_SITE);
 	/* one pool of site names: cells and columns share site ids */
 	select_rows(&sel, &m->sites.sites, st, o);
 	aggregate(&m->tasks, st, o, &sel);

@@ -9,8 +9,8 @@
  * bucket,
  * count and time as the value, with and without a --kind filter), and two
  * consecutive snapshots of a stream go through sp_delta().  Rendering does
- * not depend on sp_input_ok(): time and kind options on version 1 input must
- * not crash either.
+ * not depend on sp_input_ok(): options that need histograms must not crash
+ * on input without them either.
  * Output goes to /dev/null.  Any crash, sanitizer report or leak fails.
  *
  *   make fuzz FUZZ_TIME=600

@@ -10,6 +10,8 @@
 
 #include "schedpoints.h"
 
+#define HEADER "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\n"
+
 static int failed;
 
 /* Names and reasons may hold test bytes: one line each, in display form. */
@@ -216,7 +218,7 @@ static int add_line(struct sp_store *st, uint32_t pid, const char *comm,
 static void add(struct sp_store *st, uint32_t pid, const char *comm,
 		const char *sym, uint64_t count)
 {
-	if (add_line(st, pid, comm, sym, SP_KIND_NONE, count, 0, 0))
+	if (add_line(st, pid, comm, sym, SP_KIND_SLEEP, count, 0, 0))
 		abort();
 }
 
@@ -233,11 +235,11 @@ static void test_store_and_delta(void)
 	add(&a, 1, "x", "f+0x1/0x2", 5);	/* same tool key: summed */
 	add(&a, 2, "y", "g+0x1/0x2 [m]", 7);
 	ok = sizeof(struct sp_row) == 32 && !a.times && a.nrows == 2 && a.total == 22 && a.lines == 3 &&
-	     sp_store_find(&a, 1, 1, 0, 0, SP_KIND_NONE, &row) && a.rows[row].count == 15;
+	     sp_store_find(&a, 1, 1, 0, 0, SP_KIND_SLEEP, &row) && a.rows[row].count == 15;
 	result("store: rows keyed by (pid, tgid, comm, symbol), duplicates summed",
 	       ok, "mismatch");
 
-	ok = add_line(&a, 3, "z", "f+0x1/0x2", SP_KIND_NONE, UINT64_MAX, 0, 0) ==
+	ok = add_line(&a, 3, "z", "f+0x1/0x2", SP_KIND_SLEEP, UINT64_MAX, 0, 0) ==
 	     SP_ADD_COUNT_OVERFLOW;
 	result("store: total above 2^64-1 refused", ok, "accepted");
 
@@ -245,7 +247,7 @@ static void test_store_and_delta(void)
 	add(&b, 1, "x", "f+0x1/0x2", 20);
 	add(&b, 4, "w", "f+0x1/0x2", 3);
 	ok = !sp_delta(&b, &a, why, sizeof(why)) && b.total_delta == 10 &&
-	     sp_store_find(&b, 1, 1, 1, 1, SP_KIND_NONE, &row) && b.deltas[row].count == 5;
+	     sp_store_find(&b, 1, 1, 1, 1, SP_KIND_SLEEP, &row) && b.deltas[row].count == 5;
 	result("delta: growth, new rows", ok, why);
 
 	ok = sp_delta(&a, &b, why, sizeof(why)) == 1 && strstr(why, "9 -> 7");
@@ -260,7 +262,7 @@ static void test_store_and_delta(void)
 	sp_store_free(&b);
 }
 
-static void test_store_v2(void)
+static void test_store_time(void)
 {
 	struct sp_store a, b;
 	const char *f = "f+0x1/0x2";
@@ -269,7 +271,6 @@ static void test_store_v2(void)
 	bool ok;
 
 	sp_store_init(&a, "a");
-	a.major = b.major = 2;
 	add_line(&a, 1, "x", f, SP_KIND_SLEEP, 10, 1000, 300);
 	add_line(&a, 1, "x", f, SP_KIND_PREEMPT, 4, 0, 0);
 	add_line(&a, 1, "x", f, SP_KIND_SLEEP, 0, 500, 500);	/* same key, count 0 */
@@ -291,7 +292,6 @@ static void test_store_v2(void)
 
 	sp_store_init(&a, "a");
 	sp_store_init(&b, "b");
-	a.major = b.major = 2;
 	add_line(&a, 1, "x", f, SP_KIND_SLEEP, 10, 1000, 300);
 	add_line(&b, 1, "x", f, SP_KIND_SLEEP, 10, 1700, 300);	/* time only */
 	add_line(&b, 1, "x", f, SP_KIND_YIELD, 2, 20, 10);
@@ -303,7 +303,6 @@ static void test_store_v2(void)
 	sp_store_free(&b);
 
 	sp_store_init(&b, "b");
-	b.major = 2;
 	add_line(&b, 1, "x", f, SP_KIND_SLEEP, 11, 900, 300);
 	ok = sp_delta(&b, &a, why, sizeof(why)) == 1 &&
 	     strstr(why, "sleep: total_ns 1000 -> 900");
@@ -311,18 +310,9 @@ static void test_store_v2(void)
 	sp_store_free(&b);
 
 	sp_store_init(&b, "b");
-	b.major = 2;
 	add_line(&b, 1, "x", f, SP_KIND_SLEEP, 11, 1100, 200);
 	ok = sp_delta(&b, &a, why, sizeof(why)) == 1 && strstr(why, "max_ns 300 -> 200");
 	result("delta: max going back is a reset", ok, why);
-	sp_store_free(&b);
-
-	sp_store_init(&b, "b");
-	b.major = 1;
-	snprintf(a.version, sizeof(a.version), "2");
-	snprintf(b.version, sizeof(b.version), "1");
-	ok = sp_delta(&b, &a, why, sizeof(why)) == 1 && strstr(why, "(2 -> 1)");
-	result("delta: a change of format version is a reset", ok, why);
 	sp_store_free(&a);
 	sp_store_free(&b);
 }
@@ -364,16 +354,17 @@ static void test_numbers(void)
 	       sp_kind_parse("cond_resched", 12) == SP_KIND_COND_RESCHED &&
 	       sp_kind_parse("-", 1) < 0 && sp_kind_parse("Sleep", 5) < 0 &&
 	       sp_kind_parse("sleepy", 6) < 0 && sp_kind_parse("", 0) < 0 &&
-	       !strcmp(sp_kind_name(SP_KIND_NONE), "-"), "mismatch");
+	       sp_kind_parse("idle", 4) == SP_KIND_IDLE &&
+	       !strcmp(sp_kind_name(SP_KIND_DISK_SLEEP), "disk_sleep"), "mismatch");
 }
 
 static void test_parse_stream(void)
 {
 	static const char in[] =
-		"sched_points version 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n"
-		"1\t1\t5\t0000000000000000\tf+0x1/0x2\tx\n"
-		"sched_points version 1.7\nentries 1\npid\ttgid\tcount\taddress\tsymbol\tcomm\n"
-		"1\t1\t9\t0000000000000000\tf+0x1/0x2\tx\n";
+		"sched_points version 1\n" HEADER
+		"1\t1\tsleep\t5\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n"
+		"sched_points version 1.7\nentries 1\n" HEADER
+		"1\t1\tsleep\t9\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n";
 	struct sp_reader r;
 	struct sp_store st;
 	struct sp_error err;
@@ -401,19 +392,18 @@ static void test_parse_stream(void)
 	sp_store_free(&st);
 	result("parse: two snapshots where one is expected is an error",
 	       rc1 == -1 && !strcmp(err.msg,
-		"mem:4: expected 6 TAB-separated fields, got 1"), err.msg);
+		"mem:4: expected 10 TAB-separated fields, got 1"), err.msg);
 }
 
-static void test_parse_v2(void)
+/* The summary words and switches; a snapshot of another major is refused. */
+static void test_parse_summary(void)
 {
 	static const char in[] =
-		"sched_points version 2\nenabled 1\nmode effective\ntime 0\nkinds 1\n"
-		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n"
-		"1\t1\tsleep\t5\t100\t60\t0000000000000000\tf+0x1/0x2\tx\n"
-		"1\t1\tcond_resched\t0\t0\t0\t0000000000000000\tf+0x1/0x2\tx\n"
-		"sched_points version 1.1\nenabled 1\nmode caller\n"
-		"pid\ttgid\tcount\taddress\tsymbol\tcomm\n"
-		"1\t1\t9\t0000000000000000\tf+0x1/0x2\tx\n";
+		"sched_points version 1\nenabled 1\nmode effective\ntime 0\nkinds 1\n"
+		"hist 0\n" HEADER
+		"1\t1\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tx\n"
+		"1\t1\tcond_resched\t0\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n"
+		"sched_points version 3\nenabled 1\n" HEADER;
 	struct sp_reader r;
 	struct sp_store st;
 	struct sp_error err = { "" };
@@ -421,19 +411,19 @@ static void test_parse_v2(void)
 
 	sp_reader_init_mem(&r, in, sizeof(in) - 1, "mem");
 	sp_store_init(&st, "mem");
-	ok = sp_parse_snapshot(&r, &st, true, &err) == 1 && st.major == 2 &&
-	     st.has_time && st.has_kinds && st.sum.mode == SP_MODE_EFFECTIVE &&
-	     st.sum.time == 0 && st.sum.kinds == 1 && st.nrows == 2 &&
-	     st.total == 5 && st.total_ns == 100 &&
+	ok = sp_parse_snapshot(&r, &st, true, &err) == 1 &&
+	     st.sum.mode == SP_MODE_EFFECTIVE && st.sum.time == 0 &&
+	     st.sum.kinds == 1 && st.sum.hist == 0 && !st.has_hist &&
+	     st.nrows == 2 && st.total == 5 && st.total_ns == 100 &&
 	     st.rows[0].kind == SP_KIND_SLEEP && st.times[0].max_ns == 60 &&
 	     st.rows[1].kind == SP_KIND_COND_RESCHED;
-	result("parse: version 2, mode a word, kinds and times", ok, err.msg);
+	result("parse: mode a word, switches, kinds and times", ok, err.msg);
 	sp_store_free(&st);
 	sp_store_init(&st, "mem");
-	ok = sp_parse_snapshot(&r, &st, true, &err) == 1 && st.major == 1 &&
-	     !st.has_time && !st.has_kinds && st.sum.mode == SP_MODE_CALLER &&
-	     st.rows[0].kind == SP_KIND_NONE && st.total == 9 && !st.times;
-	result("parse: version 1.1 with 'mode', no kinds, no time", ok, err.msg);
+	ok = sp_parse_snapshot(&r, &st, true, &err) == -1 &&
+	     !strcmp(err.msg, "mem:10: unsupported format version 3 (this schedpoints reads version 1)");
+	result("parse: a snapshot of major 3 in a stream is refused, with its line",
+	       ok, err.msg);
 	sp_store_free(&st);
 	sp_reader_free(&r);
 }
@@ -531,10 +521,10 @@ int main(void)
 	test_keymap();
 	test_pool();
 	test_store_and_delta();
-	test_store_v2();
+	test_store_time();
 	test_numbers();
 	test_parse_stream();
-	test_parse_v2();
+	test_parse_summary();
 	test_percentiles();
 	return failed;
 }
