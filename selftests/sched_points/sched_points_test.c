@@ -748,8 +748,7 @@ FIXTURE_SETUP(sp)
 		TH_LOG("%s: %s (CONFIG_DEBUG_FS?)", SP_ENABLE, strerror(errno));
 
 	ASSERT_EQ(0, access(SP_MODE, F_OK))
-		TH_LOG("%s: %s (a kernel before interface version 2?)",
-		       SP_MODE, strerror(errno));
+		TH_LOG("%s: %s", SP_MODE, strerror(errno));
 
 	ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &self->saved_enable));
 	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &self->saved_entries));
@@ -758,8 +757,7 @@ FIXTURE_SETUP(sp)
 	ASSERT_EQ(0, sp_read_uint(SP_TIME, &self->saved_time));
 	ASSERT_EQ(0, sp_read_uint(SP_KINDS, &self->saved_kinds));
 	ASSERT_EQ(0, sp_read_uint(SP_HIST, &self->saved_hist))
-		TH_LOG("%s: %s (a kernel before interface version 3?)",
-		       SP_HIST, strerror(errno));
+		TH_LOG("%s: %s", SP_HIST, strerror(errno));
 	self->taint = read_taint();
 	self->debug_locks = read_debug_locks();
 

@@ -2,14 +2,10 @@
 /*
  * Helpers for the sched_points selftest: read the control files, and parse
  * /proc/sched_points, debugfs sched_points/raw and sched_points/stats
- * strictly, as Documentation/scheduler/sched-points.rst defines them.  The
- * kernel under test writes interface version 3 (version 2's kind column,
- * total_ns and max_ns, and mode/time/kinds summary lines, plus a hist
- * summary line and column and the sleep states as kinds); the parser also
- * reads versions 1, 1.x and 2, which its own tests (sp_parser_test.c)
- * use.  Any line
- * that does not follow the format is an error, with the line number and the
- * line in the message.
+ * strictly, as Documentation/scheduler/sched-points.rst defines them:
+ * format version 1 and its minors 1.N (a minor only adds summary names);
+ * any other major is refused.  Any line that does not follow the format is
+ * an error, with the line number and the line in the message.
  */
 #ifndef SP_HELPERS_H
 #define SP_HELPERS_H
@@ -47,9 +43,8 @@
 #define SP_KINDS	SP_DIR "/kinds"
 #define SP_HIST		SP_DIR "/hist"
 
-/* What the kernel under test must write; the parser reads 1 and 2. */
-#define SP_VERSION_MAJOR	3
-#define SP_VERSION_MAJOR_MIN	1
+/* The major version of the format, the only one read. */
+#define SP_VERSION_MAJOR	1
 #define SP_MIN_ENTRIES		16ULL
 #define SP_MAX_ENTRIES		1048576ULL
 #define SP_DEFAULT_ENTRIES	4096ULL
@@ -60,20 +55,20 @@
 #define SP_MOD_MAX	64	/* MODULE_NAME_LEN - sizeof(unsigned long) */
 #define SP_ERR_MAX	768
 #define SP_WORD_MAX	16	/* a mode name */
-#define SP_MAX_FIELDS	11	/* cpu and the ten of version 3, in raw */
-/* Buckets of a histogram of off-CPU time: K from 9 to 34 (version 3). */
+#define SP_NR_FIELDS	10	/* fields of a data line */
+#define SP_MAX_FIELDS	11	/* cpu and the ten, in raw */
+/* Buckets of a histogram of off-CPU time: K from 9 to 34. */
 #define SP_HIST_MIN_K	9
 #define SP_HIST_BUCKETS	26
 #define SP_BUILD_ID_SIZE 20	/* bytes of a module's build ID */
 /* The symbol of a call site in an unloaded module, when it had no name. */
 #define SP_SYM_UNLOADED	"(unloaded module)"
 
-/* How a task entered the scheduler (the kind column of version 2). */
+/* How a task entered the scheduler (the kind column). */
 enum sp_kind {
-	SP_KIND_NONE = -1,	/* version 1: no kind column */
 	SP_KIND_SLEEP,		/* schedule() while not runnable (S) */
-	SP_KIND_DISK_SLEEP,	/* version 3: a wait in D state */
-	SP_KIND_IDLE,		/* version 3: a wait in TASK_IDLE */
+	SP_KIND_DISK_SLEEP,	/* a wait in D state */
+	SP_KIND_IDLE,		/* a wait in TASK_IDLE */
 	SP_KIND_YIELD,		/* schedule() while runnable */
 	SP_KIND_PREEMPT,	/* preempt_schedule() */
 	SP_KIND_COND_RESCHED,	/* cond_resched() that rescheduled */
@@ -85,12 +80,6 @@ static const char * const sp_kind_names[SP_NR_KINDS] = {
 	"sleep", "disk_sleep", "idle", "yield", "preempt", "cond_resched",
 };
 
-/* Version 2 had no disk_sleep and idle. */
-static inline bool sp_kind_in_v2(int kind)
-{
-	return kind != SP_KIND_DISK_SLEEP && kind != SP_KIND_IDLE;
-}
-
 /* One data line of /proc/sched_points or of debugfs raw. */
 struct sp_entry {
 	unsigned int cpu;		/* raw only */
@@ -98,9 +87,9 @@ struct sp_entry {
 	unsigned int tgid;
 	int kind;			/* enum sp_kind */
 	unsigned long long count;
-	unsigned long long total_ns;	/* 0 in version 1 */
-	unsigned long long max_ns;	/* 0 in version 1 */
-	bool has_hist;			/* version 3, a hist other than "-" */
+	unsigned long long total_ns;
+	unsigned long long max_ns;
+	bool has_hist;			/* a hist other than "-" */
 	unsigned long long hist[SP_HIST_BUCKETS];	/* [K - SP_HIST_MIN_K] */
 	unsigned long long address;
 	char symbol[SP_SYM_MAX];	/* as printed */
@@ -113,13 +102,11 @@ struct sp_entry {
 
 /* /proc/sched_points or debugfs raw, parsed. */
 struct sp_view {
-	unsigned int major, minor;	/* raw: major from its header */
+	unsigned int minor;		/* of version 1.N; 0 for raw */
 	bool has_minor;
 	unsigned long long enabled, cpus, capacity, used, entries, dropped;
-	char mode[SP_WORD_MAX];		/* version 2: caller or effective */
-	unsigned long long time, kinds;	/* version 2: switches, 0 or 1 */
-	unsigned long long hist;	/* version 3: switch, 0 or 1 */
-	unsigned int nfields;		/* columns of a data line */
+	char mode[SP_WORD_MAX];		/* caller or effective */
+	unsigned long long time, kinds, hist;	/* switches, 0 or 1 */
 	size_t nr;
 	struct sp_entry *e;
 };
@@ -655,11 +642,11 @@ static inline int sp_parse_kind(const char *s, size_t n)
 
 static inline const char *sp_kind_name(int kind)
 {
-	return kind >= 0 && kind < SP_NR_KINDS ? sp_kind_names[kind] : "-";
+	return kind >= 0 && kind < SP_NR_KINDS ? sp_kind_names[kind] : "?";
 }
 
 /*
- * The hist field of version 3: "-", or K:N pairs with K ascending in
+ * The hist field: "-", or K:N pairs with K ascending in
  * [9, 34] and N non-zero, comma separated.
  */
 static inline bool sp_parse_hist(const char *s, size_t n, struct sp_entry *e,
@@ -698,17 +685,13 @@ static inline bool sp_parse_hist(const char *s, size_t n, struct sp_entry *e,
 }
 
 /*
- * The fields pid..comm of a data line (@f points at pid): version 1 has
- * pid tgid count address symbol comm, version 2 pid tgid kind count
- * total_ns max_ns address symbol comm, version 3 also hist after max_ns.
- * @why is set on error.
+ * The ten fields of a data line (@f points at pid): pid tgid kind count
+ * total_ns max_ns hist address symbol comm.  @why is set on error.
  */
 static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
-					 unsigned int major,
 					 struct sp_entry *e, const char **why)
 {
 	unsigned long long v;
-	int k = 2;
 
 	if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &v)) {
 		*why = "bad pid";
@@ -720,55 +703,38 @@ static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
 		return false;
 	}
 	e->tgid = v;
-	e->kind = SP_KIND_NONE;
-	e->total_ns = 0;
-	e->max_ns = 0;
-	if (major >= 2) {
-		e->kind = sp_parse_kind(f[k], fl[k]);
-		if (e->kind < 0 || (major < 3 && !sp_kind_in_v2(e->kind))) {
-			*why = "kind is not one of its version";
-			return false;
-		}
-		k++;
+	e->kind = sp_parse_kind(f[2], fl[2]);
+	if (e->kind < 0) {
+		*why = "bad kind";
+		return false;
 	}
-	if (!sp_parse_udec(f[k], fl[k], ~0ULL, &e->count)) {
+	if (!sp_parse_udec(f[3], fl[3], ~0ULL, &e->count)) {
 		*why = "bad count";
 		return false;
 	}
-	k++;
-	if (major >= 2) {
-		if (!sp_parse_udec(f[k], fl[k], ~0ULL, &e->total_ns)) {
-			*why = "bad total_ns";
-			return false;
-		}
-		k++;
-		if (!sp_parse_udec(f[k], fl[k], ~0ULL, &e->max_ns)) {
-			*why = "bad max_ns";
-			return false;
-		}
-		k++;
-		/* only schedule() calls are timed */
-		if ((e->kind == SP_KIND_PREEMPT ||
-		     e->kind == SP_KIND_COND_RESCHED) &&
-		    (e->total_ns || e->max_ns)) {
-			*why = "off-CPU time on a preempt or cond_resched line";
-			return false;
-		}
+	if (!sp_parse_udec(f[4], fl[4], ~0ULL, &e->total_ns)) {
+		*why = "bad total_ns";
+		return false;
 	}
-	if (major >= 3) {
-		if (!sp_parse_hist(f[k], fl[k], e, why))
-			return false;
-		k++;
+	if (!sp_parse_udec(f[5], fl[5], ~0ULL, &e->max_ns)) {
+		*why = "bad max_ns";
+		return false;
 	}
-	if (fl[k] != 16 || !sp_parse_lhex(f[k], 16, &e->address)) {
+	/* only schedule() calls are timed */
+	if ((e->kind == SP_KIND_PREEMPT || e->kind == SP_KIND_COND_RESCHED) &&
+	    (e->total_ns || e->max_ns)) {
+		*why = "off-CPU time on a preempt or cond_resched line";
+		return false;
+	}
+	if (!sp_parse_hist(f[6], fl[6], e, why))
+		return false;
+	if (fl[7] != 16 || !sp_parse_lhex(f[7], 16, &e->address)) {
 		*why = "address is not 16 lowercase hex digits";
 		return false;
 	}
-	k++;
-	if (!sp_parse_symbol(f[k], fl[k], e, why))
+	if (!sp_parse_symbol(f[8], fl[8], e, why))
 		return false;
-	k++;
-	return sp_parse_comm(f[k], fl[k], e, why);
+	return sp_parse_comm(f[9], fl[9], e, why);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -839,27 +805,15 @@ static inline struct sp_entry *sp_view_add(struct sp_view *v, size_t *cap)
 		goto fail;						\
 	} while (0)
 
-/* Summary names of each major version, in their order. */
-static const char * const sp_summary_v1[] = {
-	"enabled", "cpus", "capacity", "used", "entries", "dropped",
-};
-
-static const char * const sp_summary_v2[] = {
-	"enabled", "mode", "time", "kinds", "cpus", "capacity", "used",
-	"entries", "dropped",
-};
-
-static const char * const sp_summary_v3[] = {
+/* The summary names, in their order. */
+static const char * const sp_summary_names[] = {
 	"enabled", "mode", "time", "kinds", "hist", "cpus", "capacity", "used",
 	"entries", "dropped",
 };
 
-#define SP_HDR_V1	"pid\ttgid\tcount\taddress\tsymbol\tcomm"
-#define SP_HDR_V2	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm"
-#define SP_RAW_HDR_V1	"cpu\t" SP_HDR_V1
-#define SP_RAW_HDR_V2	"cpu\t" SP_HDR_V2
-#define SP_HDR_V3	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
-#define SP_RAW_HDR_V3	"cpu\t" SP_HDR_V3
+/* The column headers of /proc/sched_points and debugfs raw. */
+#define SP_HDR		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
+#define SP_RAW_HDR	"cpu\t" SP_HDR
 
 /* Where the value of the numeric summary line @name goes. */
 static inline unsigned long long *sp_summary_slot(struct sp_view *v,
@@ -884,24 +838,14 @@ static inline unsigned long long *sp_summary_slot(struct sp_view *v,
 	return &v->dropped;
 }
 
-/*
- * The column header of /proc/sched_points: exactly SP_HDR_V1 for major 1,
- * SP_HDR_V2 for major 2, in every minor version (a minor only adds summary
- * names).  Sets v->nfields; false if @s is not that header.
- */
-static inline bool sp_view_header(struct sp_view *v, const char *s, size_t n)
+/* Is @s (@n bytes) exactly @hdr? */
+static inline bool sp_is_header(const char *s, size_t n, const char *hdr)
 {
-	const char *hdr = v->major == 1 ? SP_HDR_V1 :
-			  v->major == 2 ? SP_HDR_V2 : SP_HDR_V3;
-
-	if (n != strlen(hdr) || memcmp(s, hdr, n))
-		return false;
-	v->nfields = v->major == 1 ? 6 : v->major == 2 ? 9 : 10;
-	return true;
+	return n == strlen(hdr) && !memcmp(s, hdr, n);
 }
 
 /*
- * Parse /proc/sched_points text, version 1.x or 2.x.  0, or -1 with a
+ * Parse /proc/sched_points text, version 1 or 1.N.  0, or -1 with a
  * message in @err (SP_ERR_MAX bytes).  @what names the file in messages.
  */
 static inline int sp_parse_view(const char *buf, size_t len,
@@ -909,8 +853,9 @@ static inline int sp_parse_view(const char *buf, size_t len,
 {
 	static const char ver[] = "sched_points version ";
 	struct sp_lines l = { .buf = buf, .len = len };
-	const char * const *names = sp_summary_v1;
-	size_t cap = 0, next = 0, nnames = ARRAY_SIZE(sp_summary_v1);
+	const char * const *names = sp_summary_names;
+	const size_t nnames = ARRAY_SIZE(sp_summary_names);
+	size_t cap = 0, next = 0;
 	const char *s = "";
 	size_t n = 0;
 	bool bad;
@@ -940,18 +885,11 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		if (dot && !sp_parse_udec(dot + 1, rest - (dot + 1 - p),
 					  0xffff, &b))
 			SP_FAIL("bad minor version");
-		if (a < SP_VERSION_MAJOR_MIN || a > SP_VERSION_MAJOR)
-			SP_FAIL("unknown major version %llu", a);
-		v->major = a;
+		if (a != SP_VERSION_MAJOR)
+			SP_FAIL("unknown major version %llu (version %d is read)",
+				a, SP_VERSION_MAJOR);
 		v->minor = b;
 		v->has_minor = dot;
-	}
-	if (v->major == 2) {
-		names = sp_summary_v2;
-		nnames = ARRAY_SIZE(sp_summary_v2);
-	} else if (v->major == 3) {
-		names = sp_summary_v3;
-		nnames = ARRAY_SIZE(sp_summary_v3);
 	}
 
 	/* summary, up to the column header */
@@ -966,9 +904,8 @@ static inline int sp_parse_view(const char *buf, size_t len,
 			SP_FAIL("no newline at the end");
 		/* no summary line holds a TAB: this is the header or bad */
 		if (n >= 4 && !memcmp(s, "pid\t", 4)) {
-			if (!sp_view_header(v, s, n))
-				SP_FAIL("bad column header for version %u.%u",
-					v->major, v->minor);
+			if (!sp_is_header(s, n, SP_HDR))
+				SP_FAIL("bad column header");
 			break;
 		}
 		sp = memchr(s, ' ', n);
@@ -987,8 +924,8 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		if (k == nnames) {
 			/* unknown names only come with a later minor */
 			if (!v->has_minor || v->minor == 0)
-				SP_FAIL("unknown summary name in version %u.0",
-					v->major);
+				SP_FAIL("unknown summary name in version %d.0",
+					SP_VERSION_MAJOR);
 			if (!sp_parse_udec(val, vl, ~0ULL, &num) &&
 			    !sp_is_word(val, vl))
 				SP_FAIL("bad summary value");
@@ -1039,13 +976,13 @@ static inline int sp_parse_view(const char *buf, size_t len,
 
 		if (bad)
 			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, (int)v->nfields, f, fl))
-			SP_FAIL("not %u TAB separated fields", v->nfields);
+		if (!sp_split(s, n, SP_NR_FIELDS, f, fl))
+			SP_FAIL("not %d TAB separated fields", SP_NR_FIELDS);
 		e = sp_view_add(v, &cap);
 		if (!e)
 			SP_FAIL("out of memory");
 		memset(e, 0, sizeof(*e));
-		if (!sp_parse_entry_fields(f, fl, v->major, e, &why))
+		if (!sp_parse_entry_fields(f, fl, e, &why))
 			SP_FAIL("%s", why);
 		if (v->nr > 1) {
 			const struct sp_entry *p = &v->e[v->nr - 2];
@@ -1077,8 +1014,8 @@ fail:
 }
 
 /*
- * Parse debugfs raw: SP_RAW_HDR_V1 or SP_RAW_HDR_V2, which sets v->major.
- * Fills e[] (with cpu); summary fields stay 0.
+ * Parse debugfs raw: SP_RAW_HDR, then the fields of /proc/sched_points
+ * preceded by cpu.  Fills e[] (with cpu); summary fields stay 0.
  */
 static inline int sp_parse_raw(const char *buf, size_t len,
 			       struct sp_view *v, char *err, const char *what)
@@ -1095,21 +1032,8 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 	}
 	if (!sp_next_line(&l, &s, &n, &bad))
 		SP_FAIL("empty file");
-	if (bad)
+	if (bad || !sp_is_header(s, n, SP_RAW_HDR))
 		SP_FAIL("bad column header");
-	if (n == strlen(SP_RAW_HDR_V3) && !memcmp(s, SP_RAW_HDR_V3, n)) {
-		v->major = 3;
-		v->nfields = 11;
-	} else if (n == strlen(SP_RAW_HDR_V2) && !memcmp(s, SP_RAW_HDR_V2, n)) {
-		v->major = 2;
-		v->nfields = 10;
-	} else if (n == strlen(SP_RAW_HDR_V1) &&
-		   !memcmp(s, SP_RAW_HDR_V1, n)) {
-		v->major = 1;
-		v->nfields = 7;
-	} else {
-		SP_FAIL("bad column header");
-	}
 	while (sp_next_line(&l, &s, &n, &bad)) {
 		const char *f[SP_MAX_FIELDS], *why = "";
 		unsigned long long cpu;
@@ -1118,8 +1042,8 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 
 		if (bad)
 			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, (int)v->nfields, f, fl))
-			SP_FAIL("not %u TAB separated fields", v->nfields);
+		if (!sp_split(s, n, SP_MAX_FIELDS, f, fl))
+			SP_FAIL("not %d TAB separated fields", SP_MAX_FIELDS);
 		if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &cpu))
 			SP_FAIL("bad cpu");
 		e = sp_view_add(v, &cap);
@@ -1127,7 +1051,7 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 			SP_FAIL("out of memory");
 		memset(e, 0, sizeof(*e));
 		e->cpu = cpu;
-		if (!sp_parse_entry_fields(f + 1, fl + 1, v->major, e, &why))
+		if (!sp_parse_entry_fields(f + 1, fl + 1, e, &why))
 			SP_FAIL("%s", why);
 	}
 	return 0;
@@ -1231,12 +1155,6 @@ static inline int sp_read_view(const char *path, struct sp_view *v, char *err)
 	}
 	ret = sp_parse_view(b, len, v, err, path);
 	free(b);
-	if (!ret && v->major != SP_VERSION_MAJOR) {
-		sp_err(err, "%s: version %u.%u, the kernel under test must write %u",
-		       path, v->major, v->minor, SP_VERSION_MAJOR);
-		sp_view_free(v);
-		ret = -1;
-	}
 	return ret;
 }
 
@@ -1253,12 +1171,6 @@ static inline int sp_read_raw(struct sp_view *v, char *err)
 	}
 	ret = sp_parse_raw(b, len, v, err, SP_RAW);
 	free(b);
-	if (!ret && v->major != SP_VERSION_MAJOR) {
-		sp_err(err, "%s: version %u header, the kernel under test must write %u",
-		       SP_RAW, v->major, SP_VERSION_MAJOR);
-		sp_view_free(v);
-		ret = -1;
-	}
 	return ret;
 }
 
@@ -1290,29 +1202,27 @@ static inline bool sp_func_is(const struct sp_entry *e, const char *func)
 	       (e->func[n] == '\0' || e->func[n] == '.');
 }
 
-/* A wait: S, D or I (version 2 had only sleep). */
+/* A wait: S, D or I. */
 static inline bool sp_kind_wait(const struct sp_entry *e)
 {
 	return e->kind == SP_KIND_SLEEP || e->kind == SP_KIND_DISK_SLEEP ||
 	       e->kind == SP_KIND_IDLE;
 }
 
-/* A schedule() call: a wait or yield (or version 1, which had no kinds). */
+/* A schedule() call: a wait or yield. */
 static inline bool sp_kind_schedule(const struct sp_entry *e)
 {
-	return e->kind == SP_KIND_NONE || sp_kind_wait(e) ||
-	       e->kind == SP_KIND_YIELD;
+	return sp_kind_wait(e) || e->kind == SP_KIND_YIELD;
 }
 
 /*
  * The schedule() call site of nanosleep(2): do_nanosleep() in 6.12
  * (kernel/time/hrtimer.c), or hrtimer_nanosleep() if the compiler inlined
- * do_nanosleep() into it; a sleep (or a version 1 line).
+ * do_nanosleep() into it; a sleep.
  */
 static inline bool sp_is_nanosleep(const struct sp_entry *e)
 {
-	return !e->module[0] &&
-	       (e->kind == SP_KIND_NONE || e->kind == SP_KIND_SLEEP) &&
+	return !e->module[0] && e->kind == SP_KIND_SLEEP &&
 	       (sp_func_is(e, "do_nanosleep") ||
 		sp_func_is(e, "hrtimer_nanosleep"));
 }
