@@ -405,7 +405,7 @@ static int sp_configure(const char *mode, int time, int kinds)
 	if (!ret)
 		ret = sp_write_uint(SP_KINDS, kinds);
 	if (!ret)
-		ret = sp_write(SP_RESET, "1");
+		ret = sp_write(SP_PROC, "0");
 	if (!ret)
 		ret = sp_write(SP_ENABLE, "1");
 	return ret;
@@ -846,7 +846,7 @@ TEST_F_TIMEOUT(sp, nanosleep_counted, T_SHORT)
 	ASSERT_EQ(0, sp_child_start(&c, "sp_nsleep", child_nanosleep,
 				    (void *)(long)N_SLEEPS));
 	ASSERT_EQ(0, sp_wait_blocked(c.pid));
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 
 	/* before: nothing for the child, which sits blocked */
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
@@ -891,7 +891,7 @@ TEST_F_TIMEOUT(sp, module_point, T_LONG)
 	if (sp_module_path(path, sizeof(path)))
 		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
 
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ret = sp_module_load(path);
 	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
 	self->module_loaded = true;
@@ -982,7 +982,7 @@ TEST_F_TIMEOUT(sp, module_init_point, T_LONG)
 	if (sp_module_path(path, sizeof(path)))
 		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
 
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	snprintf(params, sizeof(params), "init_sleeps=%d", N_INIT_SLEEPS);
 	ret = sp_module_load_params(path, params);
 	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
@@ -1449,10 +1449,10 @@ TEST_F_TIMEOUT(sp, disable_stops_counting, T_SHORT)
 }
 
 /* ---------------------------------------------------------------------- */
-/* 5. reset empties, counting goes on (debugfs reset, and "0" to /proc) */
+/* 5. reset ("0" to /proc/sched_points) empties, counting goes on */
 
 static void check_reset(struct __test_metadata *_metadata, const char *path,
-			const char *val, bool dropped_too)
+			const char *val)
 {
 	unsigned long long c1, c3, t1;
 	char err[SP_ERR_MAX];
@@ -1473,8 +1473,6 @@ static void check_reset(struct __test_metadata *_metadata, const char *path,
 	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_nanosleep, &lines));
 	EXPECT_EQ(0, lines) TH_LOG("own line still there after reset");
 	EXPECT_LT(sp_total(&v), t1) TH_LOG("total count did not go down");
-	if (dropped_too)
-		EXPECT_EQ(0ULL, v.dropped);
 	EXPECT_EQ(1ULL, v.enabled);
 	sp_view_free(&v);
 
@@ -1486,14 +1484,9 @@ static void check_reset(struct __test_metadata *_metadata, const char *path,
 	sp_view_free(&v);
 }
 
-TEST_F_TIMEOUT(sp, reset_debugfs, T_SHORT)
-{
-	check_reset(_metadata, SP_RESET, "1", true);
-}
-
 TEST_F_TIMEOUT(sp, reset_proc_write, T_SHORT)
 {
-	check_reset(_metadata, SP_PROC, "0", false);
+	check_reset(_metadata, SP_PROC, "0");
 }
 
 /*
@@ -1748,9 +1741,9 @@ TEST_F_TIMEOUT(sp, overflow_counts_dropped, T_LONG)
 	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
 	EXPECT_EQ(16ULL, ent);
 
-	/* debugfs reset clears dropped too */
+	/* a reset clears dropped too */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, v.dropped);
 	EXPECT_EQ(0ULL, v.entries);
@@ -1857,20 +1850,6 @@ static void check_bad_resets(struct __test_metadata *_metadata,
 	r = sp_write_input(path, good, shown, sizeof(shown));
 	EXPECT_EQ((ssize_t)good->len, r) TH_LOG("%s: write %s", path, shown);
 	EXPECT_EQ(0ULL, own_count(_metadata));
-}
-
-TEST_F_TIMEOUT(sp, bad_writes_reset, T_SHORT)
-{
-	static const struct sp_input bad[] = {
-		IN(""), IN("\n"), IN("0"), IN("2"), IN("-1"), IN("abc"),
-		IN("1x"), IN("0x"), IN("0x1"), IN("11"), IN("01"), IN("+1"),
-		IN(" 1"), IN("1 "), IN("1\n\n"), IN("1\0"), IN("y"), IN("on"),
-		IN("99999999999999999999999"), IN("4294967297"),
-		IN(Z200 "1"), IN_AT("1", 1),
-	};
-	static const struct sp_input good = IN("1\n");
-
-	check_bad_resets(_metadata, SP_RESET, bad, ARRAY_SIZE(bad), &good);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_proc, T_SHORT)
@@ -2102,7 +2081,7 @@ TEST_F_TIMEOUT(sp, bad_writes_hist, T_SHORT)
 #define CW_SECONDS	2
 
 static const char * const cw_files[] = {
-	SP_ENABLE, SP_RESET, SP_PROC, SP_ENTRIES, SP_MODE, SP_TIME, SP_KINDS,
+	SP_ENABLE, SP_PROC, SP_ENTRIES, SP_MODE, SP_TIME, SP_KINDS,
 	SP_HIST,
 };
 
@@ -2426,8 +2405,8 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 		const char *path;
 		unsigned int mode;
 	} files[] = {
-		{ SP_PROC, 0600 }, { SP_ENABLE, 0600 }, { SP_RESET, 0200 },
-		{ SP_ENTRIES, 0600 }, { SP_STATS, 0400 }, { SP_RAW, 0400 },
+		{ SP_PROC, 0600 }, { SP_ENABLE, 0600 }, { SP_ENTRIES, 0600 },
+		{ SP_STATS, 0400 }, { SP_RAW, 0400 },
 		{ SP_MODE, 0600 }, { SP_TIME, 0600 }, { SP_KINDS, 0600 },
 		{ SP_HIST, 0600 },
 	};
@@ -3121,7 +3100,7 @@ TEST_F_TIMEOUT(sp, modes_and_switches_report_state, T_LONG)
 		ASSERT_EQ(0, sp_write_uint(SP_TIME, time));
 		ASSERT_EQ(0, sp_write_uint(SP_KINDS, kinds));
 		check_state(_metadata, mode, time, kinds, 0);
-		ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+		ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 		check_state(_metadata, mode, time, kinds, 1);
 
@@ -3591,7 +3570,7 @@ TEST_F_TIMEOUT(sp, offcpu_time_reset_while_asleep, T_SHORT)
 				    (void *)-1L));
 	ASSERT_EQ(0, sp_child_go(&c));
 	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ASSERT_EQ(0, sp_child_wait(c.pid));
 
 	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
@@ -3935,7 +3914,7 @@ static void *stress_controller(void *p)
 		switch (i % 8) {
 		case 0:
 		case 4:
-			stress_write(s, SP_RESET, "1");
+			stress_write(s, SP_PROC, "0");
 			stress_add(&s->resets, 1);
 			break;
 		case 1:
@@ -4115,7 +4094,7 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 		EXPECT_GE(sp_count(&v, h[i].tid, sp_is_nanosleep, NULL), NS)
 			TH_LOG("hitter %d, before the reset", h[i].tid);
 	sp_view_free(&v);
-	EXPECT_EQ(0, sp_write(SP_RESET, "1"));
+	EXPECT_EQ(0, sp_write(SP_PROC, "0"));
 	pthread_barrier_wait(&s.step);		/* 3: round 2 */
 	for (i = 0; i < nhit; i++)
 		pthread_join(t[i], NULL);
@@ -4602,7 +4581,7 @@ TEST_F_TIMEOUT(sp, cpu_hotplug, T_LONG)
 
 	/* A. one task: its line on the CPU that goes offline */
 	ASSERT_EQ(0, hp_child_start(&c, &hp.all));
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ASSERT_EQ(HP_OK, hp_child_cmd(&c, 'p'));
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	c1 = sp_count(&v, c.pid, sp_is_nanosleep, &lines);
@@ -4650,7 +4629,7 @@ TEST_F_TIMEOUT(sp, cpu_hotplug, T_LONG)
 
 	/* a reset while offline empties the offline CPU's table too */
 	ASSERT_EQ(0, sp_wait_blocked(c.pid));
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ASSERT_EQ(0, sp_read_raw(&raw, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, raw_sum(&raw, HP_CPU, 0, sp_any, &lines));
 	EXPECT_EQ(0, lines) TH_LOG("offline cpu%d has %d raw lines after reset",
@@ -4923,7 +4902,7 @@ TEST_F_TIMEOUT(sp, module_churn, T_LONG)
 
 	if (sp_module_path(path, sizeof(path)))
 		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 
 	if (pthread_create(&thr[nthr], NULL, churn_writer, &ch))
 		sh_fail(&ch.sh, "pthread_create failed");
@@ -5297,7 +5276,7 @@ static int sp_configure_hist(void)
 	if (!ret)
 		ret = sp_write(SP_HIST, "1");
 	if (!ret)
-		ret = sp_write(SP_RESET, "1");
+		ret = sp_write(SP_PROC, "0");
 	if (!ret)
 		ret = sp_write(SP_ENABLE, "1");
 	return ret;
@@ -5455,7 +5434,7 @@ TEST_F_TIMEOUT(sp, hist_module_naps, T_LONG)
 	EXPECT_GT(2 * hist_sum(d, 19, 20), N_SHORT_NAPS) log_hist(_metadata, d);
 	sp_view_free(&v);
 
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	calls = naps(_metadata, &v, N_LONG_NAPS, "20", &d);
 	ASSERT_EQ(N_LONG_NAPS, calls) log_lines(_metadata, &v, gettid());
@@ -5487,7 +5466,7 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 	ASSERT_EQ(0, sp_configure_hist());
 	for (n = 0; n < 5; n++)
 		ASSERT_EQ(0, sp_write(SP_MOD_NAP, "2"));
-	ASSERT_EQ(0, sp_write(SP_RESET, "1"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ASSERT_EQ(0, sp_write(SP_MOD_NAP, "20"));
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	d = kind_line(_metadata, &v, me, sp_is_module_nap, SP_KIND_DISK_SLEEP);

@@ -34,7 +34,6 @@
 #endif
 #define SP_DIR		SP_DEBUGFS "/sched_points"
 #define SP_ENABLE	SP_DIR "/enable"
-#define SP_RESET	SP_DIR "/reset"
 #define SP_ENTRIES	SP_DIR "/entries"
 #define SP_STATS	SP_DIR "/stats"
 #define SP_RAW		SP_DIR "/raw"
