@@ -14,7 +14,8 @@ help:
 	@echo "make check-kcsan     the concurrency tests on a KCSAN kernel (build/linux/obj-debug-kcsan)"
 	@echo "make bisect-check    every prefix of the series builds (build/series-check)"
 	@echo "make test-cache      change one patch on a scratch branch: only later prefixes rebuild"
-	@echo "make warnings        sparse and W=1 on the series' files, against the pristine tree"
+	@echo "make warnings        sparse and W=1 on the series' files, against the pristine tree;"
+	@echo "                     and the series compiled for i386 (build/series-check/obj-i386)"
 	@echo "make rt-build        the series' files and hooks compile on PREEMPT_RT (build/linux/obj-rt)"
 	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
@@ -57,6 +58,7 @@ test-cache:
 
 warnings:
 	$(S)/warnings-check.sh
+	$(S)/i386-build-check.sh
 
 rt-build:
 	$(S)/rt-build-check.sh

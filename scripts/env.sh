@@ -38,6 +38,14 @@ kmake() {
 # warnings-check.sh): the developer's tree and its HEAD stay untouched.
 SERIES_WT=${SERIES_WT:-$BUILD/series-check}
 
+# series_worktree: make $SERIES_WT if it is not there yet.
+series_worktree() {
+	if [ ! -e "$SERIES_WT/.git" ]; then
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$SERIES_WT" pristine
+	fi
+}
+
 # series_reference_config: print the path of the reference config: the
 # kernel's own config, which builds the KUnit tests in (without running
 # them), so that every file of the series is compiled and the last prefix
@@ -45,10 +53,7 @@ SERIES_WT=${SERIES_WT:-$BUILD/series-check}
 # (kernel-config/sched-points-kunit.config).
 series_reference_config() {
 	local ref=$SERIES_WT/reference.config
-	if [ ! -e "$SERIES_WT/.git" ]; then
-		git -C "$TREE" worktree prune
-		git -C "$TREE" worktree add -q --detach "$SERIES_WT" pristine
-	fi
+	series_worktree
 	VARIANT='' OBJ=$TREE/obj "$REPO/scripts/configure-kernel.sh" >&2
 	grep -q '^CONFIG_SCHED_POINTS_KUNIT_TEST=y' "$TREE/obj/.config" ||
 		die "the kernel's config does not build the KUnit tests (kernel-config/sched-points-kunit.config)"
@@ -77,6 +82,24 @@ series_make() {
 
 # tap_comment: copy stdin to stdout as TAP comment lines ("# ...").
 tap_comment() { sed 's/^/# /'; }
+
+# build_results LABEL OBJ LOG OBJECTS...: a TAP result per object, to fd 3
+# (counting in n, like tap_result): it was built in OBJ, and LOG has no
+# warning or error about its source.
+build_results() {
+	local label=$1 obj=$2 log=$3 o src warned
+	shift 3
+	for o in "$@"; do
+		src=${o%.o}.c
+		warned=$(grep -aE "^(\.\./)*$src:[0-9]+:[0-9]+: (warning|error|fatal error):" "$log" || true)
+		if [ -f "$obj/$o" ] && [ -z "$warned" ]; then
+			tap_result 0 "$label: $src builds without warnings" >&3
+		else
+			tap_comment <<<"${warned:-not built: see $log}" >&3
+			tap_result 1 "$label: $src builds without warnings" >&3
+		fi
+	done
+}
 
 # tap_result STATUS DESCRIPTION: print the next TAP result, counting in n;
 # a STATUS other than 0 is "not ok" and sets rc=1 (the caller exits with it).

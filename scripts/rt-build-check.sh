@@ -30,16 +30,12 @@ kmake -s olddefconfig >/dev/null
 tap=$OBJ/rt-build-result.tap
 exec 3>"$tap"
 n=0 rc=0
-result() { # result STATUS DESCRIPTION: the next TAP line, to the TAP file
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2" >&3; else echo "not ok $n - $2" >&3; rc=1; fi
-}
 missing=$(grep -E '^CONFIG_' "$frag" | grep -vxF -f "$OBJ/.config" || true)
 while read -r sym; do
 	[ -z "$sym" ] || ! grep -q "^$sym=" "$OBJ/.config" || missing+=" $sym=(set)"
 done < <(sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$frag")
-result "$([ -z "$missing" ] && echo 0 || echo 1)" \
-	"PREEMPT_RT: every line of kernel-config/rt/preempt-rt.config took effect${missing:+ (not:$missing)}"
+tap_result "$([ -z "$missing" ] && echo 0 || echo 1)" \
+	"PREEMPT_RT: every line of kernel-config/rt/preempt-rt.config took effect${missing:+ (not:$missing)}" >&3
 
 mapfile -t touched < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.c')
 objs=(kernel/sched/core.o kernel/locking/rtmutex_api.o kernel/locking/spinlock_rt.o)
@@ -50,17 +46,7 @@ mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 (cd "$OBJ" && rm -f "${objs[@]}")
 log=$OBJ/rt-build-make.log
 kmake -k "${objs[@]}" >"$log" 2>&1 || true
-for o in "${objs[@]}"; do
-	src=${o%.o}.c
-	warned=$(grep -aE "^(\.\./)*$src:[0-9]+:[0-9]+: (warning|error|fatal error):" "$log" || true)
-	if [ -f "$OBJ/$o" ] && [ -z "$warned" ]; then
-		result 0 "PREEMPT_RT: $src builds without warnings"
-	else
-		# shellcheck disable=SC2001 # a prefix on every line of the text
-		sed "s/^/# /" <<<"${warned:-not built: see $log}" >&3
-		result 1 "PREEMPT_RT: $src builds without warnings"
-	fi
-done
+build_results PREEMPT_RT "$OBJ" "$log" "${objs[@]}"
 echo "1..$n" >&3
 exec 3>&-
 cat "$tap"
