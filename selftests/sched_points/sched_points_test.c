@@ -1369,6 +1369,294 @@ TEST_F_TIMEOUT(sp, counts_equal_kprobe_hist, T_LONG)
 }
 
 /* ---------------------------------------------------------------------- */
+/* 3c'. the real call site, whatever else traces schedule() */
+
+/*
+ * A tracer that hooks schedule()'s return (a kretprobe, the function-graph
+ * tracer) replaces its return address with a trampoline: the call sites
+ * must be those of the same workload without it, and no line may name a
+ * trampoline.  Each tracer is turned on, counted (its own count of the
+ * calls it saw, so that the test sees it was on) and turned off.
+ */
+#define TR_CALLS	20
+#define TR_SITES	64
+#define KRP_EVENT	"sp_schedret"
+
+struct sp_tracer {
+	const char *name;
+	/* 0, -EOPNOTSUPP when the kernel lacks the tracer, or -errno */
+	int (*on)(void);
+	void (*off)(void);
+	/* the schedule() calls it saw since on(), or 0 */
+	unsigned long long (*seen)(void);
+};
+
+static void tracefs_mount(void)
+{
+	if (access(TRACEFS "/tracing_on", F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+}
+
+static int kretprobe_on(void)
+{
+	int ret;
+
+	tracefs_mount();
+	ret = trace_append(TRACEFS "/kprobe_events",
+			   "r:" KRP_EVENT " schedule\n");
+	if (ret == -ENOENT)
+		return -EOPNOTSUPP;
+	if (!ret)
+		ret = sp_write(TRACEFS "/events/kprobes/" KRP_EVENT "/enable",
+			       "1");
+	return ret;
+}
+
+static void kretprobe_off(void)
+{
+	sp_write(TRACEFS "/events/kprobes/" KRP_EVENT "/enable", "0");
+	trace_append(TRACEFS "/kprobe_events", "-:" KRP_EVENT "\n");
+}
+
+/* kprobe_profile: "  sp_schedret    123    0" (name, hits, misses) */
+static unsigned long long kretprobe_seen(void)
+{
+	unsigned long long hits = 0, missed = 0;
+	char name[64], *b = NULL, *line, *save = NULL;
+	size_t len = 0;
+
+	if (sp_read_file(TRACEFS "/kprobe_profile", &b, &len))
+		return 0;
+	for (line = strtok_r(b, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%63s %llu %llu", name, &hits, &missed) == 3 &&
+		    !strcmp(name, KRP_EVENT))
+			break;
+	free(b);
+	return line ? hits - missed : 0;
+}
+
+static int fgraph_on(void)
+{
+	int ret;
+
+	tracefs_mount();
+	ret = sp_write(TRACEFS "/set_ftrace_filter", "schedule\n");
+	if (ret == -ENOENT)
+		return -EOPNOTSUPP;
+	if (!ret)
+		ret = sp_write(TRACEFS "/current_tracer", "function_graph\n");
+	if (ret == -EINVAL)
+		return -EOPNOTSUPP;
+	if (!ret)
+		ret = sp_write(TRACEFS "/tracing_on", "1\n");
+	return ret;
+}
+
+static void fgraph_off(void)
+{
+	int fd;
+
+	sp_write(TRACEFS "/current_tracer", "nop\n");
+	fd = open(TRACEFS "/set_ftrace_filter", O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Lines of the trace that open a call of schedule(): one per call. */
+static unsigned long long fgraph_seen(void)
+{
+	unsigned long long n = 0;
+	char *b = NULL, *line, *save = NULL;
+	size_t len = 0;
+
+	if (sp_read_file(TRACEFS "/trace", &b, &len))
+		return 0;
+	for (line = strtok_r(b, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		n += !!strstr(line, " schedule()");
+	free(b);
+	return n;
+}
+
+static const struct sp_tracer tracer_kretprobe = {
+	"kretprobe", kretprobe_on, kretprobe_off, kretprobe_seen,
+};
+
+static const struct sp_tracer tracer_fgraph = {
+	"function_graph", fgraph_on, fgraph_off, fgraph_seen,
+};
+
+/*
+ * The workload, each part a known number of schedule() calls: the test
+ * module's sleep (one call each) and schedule_timeout() (one each), naps
+ * and yields.
+ */
+static int child_traced(void *arg)
+{
+	int i;
+
+	(void)arg;
+	if (sp_write_uint(SP_MOD_SLEEP, TR_CALLS))
+		return 1;
+	if (sp_write_uint(SP_MOD_TIMEOUT, TR_CALLS))
+		return 2;
+	sp_nanosleep_n(TR_CALLS, 1000);
+	for (i = 0; i < TR_CALLS; i++)
+		sched_yield();
+	return 0;
+}
+
+struct tr_site {
+	char name[SP_SYM_MAX];
+	unsigned long long count;
+};
+
+static bool names_trampoline(const char *symbol)
+{
+	return strstr(symbol, "trampoline") ||
+	       strstr(symbol, "return_to_handler");
+}
+
+/*
+ * Run the workload in a child with accounting freshly reset, then sum its
+ * lines by call site (over the kinds) into @sites.  Every line of every
+ * task is checked for a trampoline.  Returns the number of sites, or -1.
+ */
+static int traced_sites(struct __test_metadata *_metadata, const char *mode,
+			int time, struct tr_site *sites)
+{
+	char err[SP_ERR_MAX];
+	struct sp_child c;
+	struct sp_view v;
+	int n = 0, k;
+	size_t i;
+
+	if (sp_configure(mode, time, 0))
+		return -1;
+	if (sp_child_start(&c, "sp_traced", child_traced, NULL) ||
+	    sp_child_go(&c) || sp_child_wait(c.pid))
+		return -1;
+	if (sp_write(SP_ENABLE, "0") || sp_read_view(SP_PROC, &v, err)) {
+		TH_LOG("%s", err);
+		return -1;
+	}
+	for (i = 0; i < v.nr; i++) {
+		const struct sp_entry *e = &v.e[i];
+		EXPECT_FALSE(names_trampoline(e->symbol))
+			TH_LOG("pid %u (%s) counted at %s", e->pid, e->comm,
+			       e->symbol);
+		if (e->pid != (unsigned int)c.pid)
+			continue;
+		/* the symbol names the module too: "f+0x1/0x2 [mod]" */
+		for (k = 0; k < n && strcmp(sites[k].name, e->symbol); k++)
+			;
+		if (k == n) {
+			if (n == TR_SITES)
+				break;
+			snprintf(sites[n].name, sizeof(sites[n].name), "%s",
+				 e->symbol);
+			sites[n++].count = 0;
+		}
+		sites[k].count += e->count;
+	}
+	sp_view_free(&v);
+	return n;
+}
+
+static const struct tr_site *tr_find(const struct tr_site *sites, int n,
+				     const char *name)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (!strcmp(sites[k].name, name))
+			return &sites[k];
+	return NULL;
+}
+
+/*
+ * The workload's sites (those hit at least TR_CALLS / 2 times) with the
+ * tracer on are the sites without it, each with the same count give or
+ * take a nap whose timer fired before it slept; the module's two sites
+ * exactly.  In the caller mode with time off (counted at entry) and on
+ * (at return), and in the effective mode.
+ */
+static void check_under_tracer(struct __test_metadata *_metadata,
+			       const struct sp_tracer *tr)
+{
+	static const struct {
+		const char *mode;
+		int time;
+	} runs[] = {
+		{ "caller", 0 }, { "caller", 1 }, { "effective", 1 },
+	};
+	struct tr_site plain[TR_SITES], traced[TR_SITES];
+	const struct tr_site *t;
+	unsigned long long seen;
+	int np, nt, r, k, ret;
+
+	for (r = 0; r < (int)ARRAY_SIZE(runs); r++) {
+		np = traced_sites(_metadata, runs[r].mode, runs[r].time, plain);
+		ASSERT_LT(0, np);
+		ret = tr->on();
+		if (ret == -EOPNOTSUPP)
+			SP_SKIP(return, "no %s tracer in this kernel", tr->name);
+		ASSERT_EQ(0, ret) {
+			TH_LOG("%s on: %s", tr->name, strerror(-ret));
+			tr->off();
+		}
+		nt = traced_sites(_metadata, runs[r].mode, runs[r].time,
+				  traced);
+		seen = tr->seen();
+		tr->off();
+		ASSERT_LT(0, nt);
+		TH_LOG("%s, %s time %d: %d sites, %d traced; the tracer saw %llu calls",
+		       tr->name, runs[r].mode, runs[r].time, np, nt, seen);
+		EXPECT_LE(4ULL * TR_CALLS, seen)
+			TH_LOG("the tracer did not see the workload");
+		for (k = 0; k < np; k++) {
+			if (plain[k].count < TR_CALLS / 2)
+				continue;
+			t = tr_find(traced, nt, plain[k].name);
+			EXPECT_NE(NULL, t)
+				TH_LOG("%s: %llu calls, none traced",
+				       plain[k].name, plain[k].count);
+			if (!t)
+				continue;
+			if (strstr(plain[k].name, "[" SP_MOD_NAME "]"))
+				EXPECT_EQ(plain[k].count, t->count)
+					TH_LOG("%s", plain[k].name);
+			EXPECT_GE(2ULL, plain[k].count > t->count ?
+				  plain[k].count - t->count :
+				  t->count - plain[k].count)
+				TH_LOG("%s: %llu, traced %llu", plain[k].name,
+				       plain[k].count, t->count);
+		}
+		for (k = 0; k < nt; k++)
+			if (traced[k].count >= TR_CALLS / 2)
+				EXPECT_NE(NULL, tr_find(plain, np,
+							traced[k].name))
+					TH_LOG("traced only: %s (%llu)",
+					       traced[k].name, traced[k].count);
+	}
+}
+
+TEST_F_TIMEOUT(sp, sites_under_kretprobe, T_LONG)
+{
+	if (!load_test_module(_metadata, self))
+		return;
+	check_under_tracer(_metadata, &tracer_kretprobe);
+}
+
+TEST_F_TIMEOUT(sp, sites_under_function_graph, T_LONG)
+{
+	if (!load_test_module(_metadata, self))
+		return;
+	check_under_tracer(_metadata, &tracer_fgraph);
+}
+
+/* ---------------------------------------------------------------------- */
 /* 3d. a table's memory, as debugfs stats reports it */
 
 /*
