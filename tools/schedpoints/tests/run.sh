@@ -36,11 +36,49 @@ mkdir -p "$OUT"
 n=0
 failed=0
 
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
+# A run of the tool that ends with another exit status than its test
+# expects, or with a sanitizer report on stderr, is a fault: sp() writes it
+# to $FAULTS (a file: runs in pipes and command substitutions are
+# subshells, whose status the shell drops), and the next result, which is
+# the test that made the run, fails with it.  SP_RC is the status the test
+# expects of its runs (0 unless it says otherwise); every result sets it
+# back to 0.
+FAULTS=$OUT/faults
+: >"$FAULTS"
+SP_RC=0
+# A sanitizer report: ASan, LSan, UBSan (which halt with status 99 here).
+SAN_RE='^==[0-9]+==ERROR: [A-Za-z]+Sanitizer|^SUMMARY: [A-Za-z]+Sanitizer|runtime error: '
+
+pass() {
+	if [ -s "$FAULTS" ]; then fail "$1"; return; fi
+	n=$((n + 1)); echo "ok $n - $1"; SP_RC=0
+}
 fail() {
 	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
 	shift
 	for l in "$@"; do echo "#   $l"; done
+	if [ -s "$FAULTS" ]; then sed 's/^/#   /' "$FAULTS" | head -n 20; : >"$FAULTS"; fi
+	SP_RC=0
+}
+
+# run_checked WANT CMD ARGS...: run a command, its stderr passed on, and
+# record a fault when its status is not WANT or its stderr holds a
+# sanitizer report.
+run_checked() {
+	_want=$1
+	shift
+	_err=$(mktemp "$OUT/stderr.XXXXXX")
+	"$@" 2>"$_err"
+	_rc=$?
+	cat "$_err" >&2
+	if [ "$_rc" != "$_want" ]; then
+		echo "exit status $_rc, expected $_want: $(basename "$1") ${*#"$1"}" >>"$FAULTS"
+	fi
+	if grep -qE "$SAN_RE" "$_err"; then
+		echo "sanitizer report: $(basename "$1") ${*#"$1"}: $(grep -m 1 -E "$SAN_RE" "$_err")" >>"$FAULTS"
+	fi
+	rm -f "$_err"
+	return "$_rc"
 }
 
 # eq NAME GOT WANT
@@ -48,7 +86,7 @@ eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got:  $2" "want: $3"; fi
 }
 
-sp() { "$BIN" "$@"; }
+sp() { run_checked "$SP_RC" "$BIN" "$@"; }
 
 # Exact sum of the numbers on stdin, one a line (empty lines skipped).
 bigsum() {
@@ -146,13 +184,16 @@ need promtool prometheus
 if [ -x "$T/unit" ]; then
 	"$T/unit" >"$OUT/unit.log" 2>&1
 	rc=$?
+	nfail=0
 	while IFS= read -r line; do
 		case $line in
 		PASS\ *) pass "unit: ${line#PASS }" ;;
-		FAIL\ *) fail "unit: ${line#FAIL }" ;;
+		FAIL\ *) fail "unit: ${line#FAIL }"; nfail=$((nfail + 1)) ;;
 		esac
 	done <"$OUT/unit.log"
-	[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "unit: exit status $rc" "$(tail -n 5 "$OUT/unit.log")"
+	# 1 exactly when a test failed; a sanitizer report (99) fails here
+	eq "unit: exit status $rc says whether a unit test failed, no sanitizer report" \
+		"$rc:$(grep -cE "$SAN_RE" "$OUT/unit.log")" "$([ $nfail -eq 0 ] && echo 0 || echo 1):0"
 else
 	fail "unit test binary tests/unit is built"
 fi
@@ -281,15 +322,19 @@ eq "site [vmlinux]" \
 	"$(sp -f "$B" -F csv site '[vmlinux]' | csv_sum count)" "87"
 eq "site 0xADDR" \
 	"$(sp -f "$B" -F csv site 0xffffffffc0009999 | csv_sum count)" "1"
+SP_RC=1
 sp -f "$B" site no_such_function >"$OUT/o" 2>"$OUT/e"
 eq "site with no match: exit 1 as grep, said on stderr (#16)" "$?:$(cat "$OUT/e")" \
 	"1:schedpoints: no call site matches 'no_such_function'"
+SP_RC=1
 sp -f "$B" task 4242 >"$OUT/o" 2>"$OUT/e"
 eq "task with no match: exit 1 as grep, said on stderr (#16)" "$?:$(cat "$OUT/e")" \
 	"1:schedpoints: no entry for pid 4242"
+SP_RC=1
 sp diff "$FIX/a.txt" "$FIX/b.txt" site no_such_function >"$OUT/o" 2>"$OUT/e"
 eq "diff A B site X with no match: exit 1 as the view itself (#16)" "$?:$(cat "$OUT/e")" \
 	"1:schedpoints: no call site matches 'no_such_function'"
+SP_RC=1
 sp diff "$FIX/a.txt" "$FIX/b.txt" task 4242 >"$OUT/o" 2>"$OUT/e"
 eq "diff A B task PID with no match: exit 1 (#16)" "$?:$(cat "$OUT/e")" "1:schedpoints: no entry for pid 4242"
 sp diff "$FIX/a.txt" "$FIX/b.txt" --kind preempt task 123 >"$OUT/o" 2>"$OUT/e"
@@ -403,20 +448,24 @@ printf "sched_points version 1.7\nenabled 1\nnew_name 7\nnew_word some_word\nent
 eq "spec: a minor version (1.7) with new summary names is read" \
 	"$(sp -f "$OUT/minor17.txt" -F csv sites 2>&1 | sed -n 2p)" "5,10,2,10,1,sleep,f+0x1/0x2"
 printf 'sched_points version 1.1\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\tnew\n' >"$OUT/minor11col.txt"
+SP_RC=1
 sp -f "$OUT/minor11col.txt" sites >/dev/null 2>"$OUT/e"
 eq "spec: the column header is exact in every minor version (an extra column is refused)" \
 	"$?:$(grep -c 'expected the column header' "$OUT/e")" "1:1"
 printf "sched_points version 1.1\n${COLS}1\t1\tsleep\t5\t10\t10\t-\tffffffff81000000\tf+0x1/0x2\tx\tnew\n" >"$OUT/minor11field.txt"
+SP_RC=1
 sp -f "$OUT/minor11field.txt" sites >/dev/null 2>"$OUT/e"
 eq "spec: a data line of a minor version has the major's ten fields" \
 	"$?:$(sed 's/.*: //' "$OUT/e")" "1:expected 10 TAB-separated fields, got 11"
 printf 'sched_points version 4.0\n' >"$OUT/major4.txt"
+SP_RC=1
 sp -f "$OUT/major4.txt" sites >/dev/null 2>"$OUT/e"
 eq "spec: an unknown major is refused, whatever its minor" "$?:$(grep -c 'unsupported format version 4 ' "$OUT/e")" "1:1"
 # No reader of version 1 reads the other majors: a good snapshot with only
 # its version line changed is refused at line 1.
 for major in 0 2 3 3.0; do
 	sed "1s/.*/sched_points version $major/" "$FIX/basic.txt" >"$OUT/major.txt"
+	SP_RC=1
 	sp -f "$OUT/major.txt" sites >"$OUT/o" 2>"$OUT/e"
 	eq "spec: 'sched_points version $major' is refused, said with its line" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
 		"1::schedpoints: $OUT/major.txt:1: unsupported format version ${major%.0} (this schedpoints reads version 1)"
@@ -563,9 +612,11 @@ eq "diff: no interval, no rate" "$(sp -F csv diff "$FIX/a.txt" "$FIX/b.txt" site
 	"60,,100,1200000000,,2000000000,20000000,30000000,1,sleep,[vmlinux]"
 # b.txt with the count of one line gone back (its time has not)
 sed 's/^\(123\t123\tsleep\t\)100\t/\15\t/' "$FIX/b.txt" >"$OUT/reset-count.txt"
+SP_RC=1
 sp diff "$FIX/b.txt" "$OUT/reset-count.txt" >"$OUT/o" 2>"$OUT/e"
 eq "diff: a count going back is a reset, refused, said" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
 	"1::schedpoints: diff $FIX/b.txt $OUT/reset-count.txt: counters went back between snapshots (pid 123 'sleeper' at do_nanosleep+0x6e/0x190, sleep: count 100 -> 5); no delta can be computed"
+SP_RC=1
 sp diff "$FIX/b.txt" "$FIX/reset.txt" >"$OUT/o" 2>"$OUT/e"
 eq "diff: off-CPU time going back is a reset" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
 	"1::schedpoints: diff $FIX/b.txt $FIX/reset.txt: counters went back between snapshots (pid 123 'sleeper' at do_nanosleep+0x6e/0x190, sleep: total_ns 2000000000 -> 1900000000); no delta can be computed"
@@ -585,6 +636,7 @@ eq "top -c stops after COUNT samples" \
 	"$(sp top -f - -i 2 -c 1 -F csv <"$OUT/stream.txt" | cut -d, -f1 | sort -u | tr '\n' ' ')" "1 sample "
 eq "top: ends at the end of a stream" \
 	"$(sp top -f - -i 2 -F csv tasks <"$OUT/stream.txt" 2>/dev/null | cut -d, -f1 | sort -u | tr '\n' ' ')" "1 3 sample "
+SP_RC=1
 sed '1s/.*/sched_points version 3/' "$FIX/b.txt" | cat "$FIX/a.txt" - | sp top -f - -c 1 -F csv >"$OUT/o" 2>"$OUT/e"
 eq "top: a snapshot of another major in the stream stops it, said with its line" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
 	"1::schedpoints: <stdin>:16: unsupported format version 3 (this schedpoints reads version 1)"
@@ -628,6 +680,7 @@ GOOD='1\t1\tsleep\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\n'
 # bad NAME PRINTF-INPUT LINE MESSAGE
 bad() {
 	printf "$2" >"$OUT/bad.txt"
+	SP_RC=1
 	sp -f "$OUT/bad.txt" >"$OUT/o" 2>"$OUT/e"
 	rc=$?
 	want="schedpoints: $OUT/bad.txt:$3: $4"
@@ -699,11 +752,14 @@ eq "unknown summary names with values >= 2^63 are ignored, as the format says (#
 printf "${HDR}${GOOD}" | sp -f - -F csv tasks >"$OUT/o" 2>"$OUT/e"
 eq "a good line after that header: 'hist 1', no histogram on the line" "$?:$(sed -n 2p "$OUT/o")" "0:1,1,5,100,20,,,,60,1,x"
 awk 'BEGIN { printf "sched_points version 1\n"; for (i = 0; i < 70000; i++) printf "x"; printf "\n" }' >"$OUT/long.txt"
+SP_RC=1
 sp -f "$OUT/long.txt" >/dev/null 2>"$OUT/e"
 eq "bad input: line too long" "$?:$(cat "$OUT/e")" "1:schedpoints: $OUT/long.txt:2: line longer than 65536 bytes"
 awk 'BEGIN { srand(4); for (i = 0; i < 20000; i++) printf "%c", int(rand() * 256) }' >"$OUT/binary.txt"
+SP_RC=1
 sp -f "$OUT/binary.txt" >/dev/null 2>"$OUT/e"
 eq "bad input: random bytes, exit 1 with a message" "$?:$(grep -c '^schedpoints: .*binary.txt:1: ' "$OUT/e")" "1:1"
+SP_RC=1
 sp -f "$OUT/no-such-file" >/dev/null 2>"$OUT/e"
 eq "missing file: exit 1" "$?:$(cat "$OUT/e")" "1:schedpoints: $OUT/no-such-file: No such file or directory"
 printf "${HDR}${GOOD}" | sp -f - top -i 1 -c 2 >/dev/null 2>"$OUT/e"
@@ -812,11 +868,13 @@ eq "json: every row's buckets add up to its histogram's calls; the last bucket i
 eq "csv --buckets sites: a row per bucket, counts add up" \
 	"$(sp -f "$V3" -F csv --buckets sites | csv_sum count):$(sp -f "$V3" -F csv --buckets sites | head -n 1)" \
 	"$(input_col hist "$V3" | tr ',' '\n' | sed -n 's/.*://p' | bigsum):kind,site,bucket,lower_ns,upper_ns,count"
+SP_RC=1
 sp -f "$V3" hist no_such_function >"$OUT/o" 2>"$OUT/e"
 eq "hist X with no match: exit 1, said" "$?:$(cat "$OUT/e")" "1:schedpoints: no call site with a histogram matches 'no_such_function'"
 for f in "$V" "$B"; do
 	for args in "hist" "--buckets -F csv sites" "-s p50 sites"; do
 		# shellcheck disable=SC2086 # words of options, split on purpose
+		SP_RC=1
 		sp -f "$f" $args >"$OUT/o" 2>"$OUT/e"
 		eq "$(basename "$f") (no histograms), $args: exit 1, said" \
 			"$?:$(cat "$OUT/o"):$(grep -c 'the histograms of off-CPU time' "$OUT/e")" "1::1"
@@ -892,6 +950,7 @@ printf "${HDR}1\t1\tsleep\t9\t20000\t3000\t10:2,11:7\tffffffff81000000\tf+0x1/0x
 eq "diff: the interval's buckets and percentiles" \
 	"$(sp -F csv diff "$OUT/h1.txt" "$OUT/h2.txt" --buckets sites | tail -n +2 | cut -d, -f3,6 | tr '\n' ' '):$(sp -F csv diff "$OUT/h1.txt" "$OUT/h2.txt" sites | sed -n 2p)" \
 	"10,1 11,3 :4,,9,10000,,20000,2500,2730,3000,3000,3000,1,sleep,f+0x1/0x2"
+SP_RC=1
 sp diff "$OUT/h2.txt" "$OUT/hr.txt" >"$OUT/o" 2>"$OUT/e"
 eq "diff: a bucket going back is a reset" "$?:$(cat "$OUT/e")" \
 	"1:schedpoints: diff $OUT/h2.txt $OUT/hr.txt: counters went back between snapshots (pid 1 'x' at f+0x1/0x2, sleep: hist bucket 10 4 -> 2); no delta can be computed"
@@ -915,6 +974,7 @@ bad "the calls of all histograms above 2^64-1" "${HDR2}1\t1\tsleep\t5\t100\t60\t
 for args in "hist -n 3" "hist do_nanosleep -s p99" "hist do_nanosleep -g function" "-F prometheus hist" "-F folded hist" \
 	"--buckets matrix" "--buckets -F json sites" "--buckets -F csv matrix" "heatmap --buckets --columns 3" "-s p50 matrix"; do
 	# shellcheck disable=SC2086 # words of options, split on purpose
+	SP_RC=2
 	sp -f "$V3" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args (#15)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: ')" "2:1"
@@ -922,6 +982,7 @@ done
 
 # ---- usage errors: exit 2 ---------------------------------------------------
 usage() {
+	SP_RC=2
 	sp "$@" -f "$B" >/dev/null 2>"$OUT/e"
 	rc=$?
 	eq "usage error exits 2: $*" "$rc:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: ')" "2:1"
@@ -1028,27 +1089,33 @@ for args in "-s comm sites" "-s pid sites" "-s tgid sites" "-s pid tasks -b tgid
 	"-g function tasks" "-g module site do_nanosleep" "-b tgid sites" "-b comm kinds" \
 	"-b tgid task 123"; do
 	# shellcheck disable=SC2086 # words of options, split on purpose
+	SP_RC=2
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|pretty\|group\|by\|columns\)')" "2:1"
 done
 for args in "-s tasks task 123" "-s pid task 123" "-s count,pid task 123" "--columns 3 sites" "--columns 3 -F folded matrix" "-F table heatmap"; do
 	# shellcheck disable=SC2086 # words of options, split on purpose
+	SP_RC=2
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|columns\)')" "2:1"
 done
+SP_RC=2
 sp help extra >/dev/null 2>"$OUT/e"
 eq "help with an argument: a usage error, not ignored (#16)" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: help takes no argument, got 'extra'"
+SP_RC=2
 sp -F json help >/dev/null 2>"$OUT/e"
 eq "help with an option: a usage error, not ignored (#16)" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: help takes no option: it prints this text only"
 eq "help alone: the usage text" "$(sp help | head -n 1)" "Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
 for args in "-F folded -i 3" "-F csv -i 3 matrix" "-i 3 heatmap"; do
 	# shellcheck disable=SC2086 # words of options, split on purpose
+	SP_RC=2
 	sp diff "$FIX/a.txt" "$FIX/b.txt" $args >/dev/null 2>"$OUT/e"
 	eq "diff $args: -i sets rates that the format does not show, a usage error (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: --interval only sets the rates of diff, and .* shows none$')" "2:1"
 done
+SP_RC=2
 cat "$FIX/a.txt" "$FIX/b.txt" | sp -f - -F folded -i 2 top >/dev/null 2>"$OUT/e"
 eq "top on a stream, -F folded -i 2: a usage error (#16)" \
 	"$?:$(head -n 1 "$OUT/e")" "2:schedpoints: --interval only sets the rates of top on a stream, and --format folded shows none"
@@ -1056,6 +1123,7 @@ eq "top on a file, -F folded -i: the time between reads, no error" \
 	"$(sp -f "$FIX/a.txt" -F folded -i 0.01 -c 1 top >/dev/null 2>&1; echo $?)" "0"
 for args in "top -c 2 -i 0.01 heatmap" "top -F prometheus -c 2 -i 0.01 sites"; do
 	# shellcheck disable=SC2086 # words of options, split on purpose
+	SP_RC=2
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "$args: whole documents one after the other on stdout is a usage error (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: top writes a whole .* document per sample: give -o FILE')" "2:1"
@@ -1077,6 +1145,7 @@ eq "folded: an empty task name is the frame \\000, not an empty frame (#16)" \
 	"$(sp -f "$OUT/empty-comm.txt" -F folded matrix)" '\000;f+0x1/0x2;sleep 3'
 eq "folded site X: the site frame is kept (#16)" \
 	"$(sp -f "$B" -F folded site do_nanosleep | head -n 1)" "sleeper;do_nanosleep 45"
+SP_RC=1
 sp -f "$B" -F json site "$(printf 'do_\377\n')" >"$OUT/site.json" 2>/dev/null
 eq "json: the site argument is escaped, the document valid UTF-8 (#16)" \
 	"$?:$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); print(repr(d["site"].encode("utf-8", "surrogateescape")))' "$OUT/site.json")" \
@@ -1230,7 +1299,7 @@ eq "schedpoints.8 formats without warnings" "${w:-clean}" "clean"
 if [ -x "$TOP/schedpoints-static" ]; then
 	dyn=$(readelf -d "$TOP/schedpoints-static" 2>/dev/null | grep -c NEEDED)
 	eq "static binary: no shared library needed, reads a snapshot" \
-		"$dyn:$("$TOP/schedpoints-static" -f "$B" -F csv sites | csv_sum count)" "0:123"
+		"$dyn:$(run_checked 0 "$TOP/schedpoints-static" -f "$B" -F csv sites | csv_sum count)" "0:123"
 else
 	fail "static binary schedpoints-static is built"
 fi
