@@ -90,8 +90,19 @@ enum sp_exit {
 
 void *sp_xrealloc(void *p, size_t nmemb, size_t size);
 char *sp_xstrdup(const char *s);
-uint64_t sp_hash_bytes(const void *p, size_t len);
-uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+/*
+ * A table's hash key, random per table (see util.c): the keys of every
+ * table come from the input, which must not choose their slots.  A zeroed
+ * key is not set; a table sets its own when it first allocates slots.
+ */
+struct sp_hkey {
+	uint64_t k0, k1;
+	bool set;
+};
+void sp_hkey_init(struct sp_hkey *k);
+uint64_t sp_hash_bytes(const struct sp_hkey *k, const void *p, size_t len);
+uint64_t sp_hash_u32x4(const struct sp_hkey *k, uint32_t a, uint32_t b,
+		       uint32_t c, uint32_t d);
 
 /*
  * Display form of untrusted bytes (task names): printable ASCII and valid
@@ -179,6 +190,7 @@ struct sp_keymap {
 	uint32_t *vals;		/* UINT32_MAX marks a free slot */
 	uint32_t cap;		/* power of two, or 0 */
 	uint32_t n;
+	struct sp_hkey hkey;	/* set at the first slot */
 };
 
 void sp_keymap_free(struct sp_keymap *m);
@@ -207,6 +219,7 @@ struct sp_pool {
 	uint32_t n, scap;
 	uint32_t *slots;	/* id + 1, 0 is free */
 	uint32_t nslots;
+	struct sp_hkey hkey;	/* set at the first slot */
 };
 
 void sp_pool_free(struct sp_pool *p);
@@ -294,6 +307,7 @@ struct sp_store {
 	uint32_t nrows, rows_cap;
 	struct sp_slot *index;	/* rows by key; the keys live in rows[] */
 	uint32_t index_cap;
+	struct sp_hkey hkey;	/* the index's, set at its first slot */
 	uint64_t total;		/* sum of all counts, cannot overflow */
 	uint64_t total_delta;
 	sp_u128 total_ns;	/* sum of all total_ns */

@@ -21,14 +21,14 @@ void sp_keymap_free(struct sp_keymap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static uint32_t key_hash(const struct sp_key *k)
+static uint32_t key_hash(const struct sp_keymap *m, const struct sp_key *k)
 {
-	return (uint32_t)sp_hash_u32x4(k->a, k->b, k->c, k->d);
+	return (uint32_t)sp_hash_u32x4(&m->hkey, k->a, k->b, k->c, k->d);
 }
 
 static uint32_t key_slot(const struct sp_keymap *m, const struct sp_key *k)
 {
-	return key_hash(k) & (m->cap - 1);
+	return key_hash(m, k) & (m->cap - 1);
 }
 
 static bool key_eq(const struct sp_key *x, const struct sp_key *y)
@@ -47,6 +47,8 @@ static void keymap_grow(struct sp_keymap *m)
 		exit(SP_EXIT_ERROR);
 	}
 	cap = m->cap ? m->cap * 2 : 64;
+	if (!m->hkey.set)
+		sp_hkey_init(&m->hkey);
 	keys = sp_xrealloc(NULL, cap, sizeof(*keys));
 	vals = sp_xrealloc(NULL, cap, sizeof(*vals));
 	memset(vals, 0xff, (size_t)cap * sizeof(*vals));
@@ -55,7 +57,7 @@ static void keymap_grow(struct sp_keymap *m)
 
 		if (m->vals[i] == SP_EMPTY)
 			continue;
-		s = key_hash(&m->keys[i]) & (cap - 1);
+		s = key_hash(m, &m->keys[i]) & (cap - 1);
 		while (vals[s] != SP_EMPTY)
 			s = (s + 1) & (cap - 1);
 		keys[s] = m->keys[i];
@@ -124,6 +126,8 @@ static void pool_grow_slots(struct sp_pool *p)
 		exit(SP_EXIT_ERROR);
 	}
 	ncap = p->nslots ? p->nslots * 2 : 64;
+	if (!p->hkey.set)
+		sp_hkey_init(&p->hkey);
 	slots = sp_xrealloc(NULL, ncap, sizeof(*slots));
 	memset(slots, 0, (size_t)ncap * sizeof(*slots));
 	for (i = 0; i < p->n; i++) {
@@ -163,7 +167,8 @@ bool sp_pool_find(const struct sp_pool *p, const char *s, size_t len,
 
 	if (!p->nslots || len > UINT32_MAX)
 		return false;
-	if (!pool_lookup(p, s, len, (uint32_t)sp_hash_bytes(s, len), &slot))
+	if (!pool_lookup(p, s, len, (uint32_t)sp_hash_bytes(&p->hkey, s, len),
+			 &slot))
 		return false;
 	*id = p->slots[slot] - 1;
 	return true;
@@ -172,8 +177,7 @@ bool sp_pool_find(const struct sp_pool *p, const char *s, size_t len,
 uint32_t sp_pool_intern(struct sp_pool *p, const char *s, size_t len,
 			bool *added)
 {
-	uint32_t h = (uint32_t)sp_hash_bytes(s, len);
-	uint32_t slot;
+	uint32_t h, slot;
 	struct sp_pstr *e;
 
 	if (len >= UINT32_MAX) {
@@ -186,6 +190,7 @@ uint32_t sp_pool_intern(struct sp_pool *p, const char *s, size_t len,
 	}
 	if (2 * (p->n + 1) > p->nslots)
 		pool_grow_slots(p);
+	h = (uint32_t)sp_hash_bytes(&p->hkey, s, len);	/* keyed from here */
 	if (pool_lookup(p, s, len, h, &slot)) {
 		if (added)
 			*added = false;
@@ -254,9 +259,9 @@ struct row_key {
 	unsigned kind;
 };
 
-static uint32_t row_hash(const struct row_key *k)
+static uint32_t row_hash(const struct sp_store *st, const struct row_key *k)
 {
-	return (uint32_t)sp_hash_u32x4(k->pid, k->tgid, k->comm,
+	return (uint32_t)sp_hash_u32x4(&st->hkey, k->pid, k->tgid, k->comm,
 				       k->sym ^ (k->kind << 27));
 }
 
@@ -284,6 +289,9 @@ static void index_resize(struct sp_store *st, uint32_t cap)
 {
 	uint32_t i, mask = cap - 1;
 	struct sp_slot *n = calloc(cap, sizeof(*n));
+
+	if (!st->hkey.set)
+		sp_hkey_init(&st->hkey);
 
 	if (!n) {
 		fputs("schedpoints: out of memory\n", stderr);
@@ -366,7 +374,7 @@ bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 
 	if (!st->index_cap)
 		return false;
-	s = index_slot(st, row_hash(&k), &k);
+	s = index_slot(st, row_hash(st, &k), &k);
 	if (!st->index[s].row)
 		return false;
 	*row = st->index[s].row - 1;
@@ -412,7 +420,7 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 		st->times = side_array(st->rows_cap, sizeof(*st->times));
 	if (l->hist && !st->hists)
 		st->hists = side_array(st->rows_cap, sizeof(*st->hists));
-	h = row_hash(&k);
+	h = row_hash(st, &k);
 	s = index_slot(st, h, &k);
 	if (st->index[s].row) {
 		/* same tool key twice: see the overview in schedpoints.h */
