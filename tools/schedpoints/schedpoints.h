@@ -20,8 +20,8 @@
  *     times[row]: off-CPU time (total_ns) and longest stretch (max_ns),
  *             allocated when a line carries time (NULL while every line
  *             has 0, as with the time switch off)
- *     hists[row]: log2 histogram of off-CPU time (the 'hist' field),
- *             allocated when a line carries one (NULL otherwise)
+ *     hrecs[], hcounts[]: log2 histograms of off-CPU time (the 'hist'
+ *             field), sparse, for the rows that have one (struct sp_hrec)
  *     deltas[row]: interval mode only, filled by sp_delta()
  *     index:  open-addressing hash (struct sp_keymap) key -> row
  *
@@ -33,8 +33,8 @@
  * in a way that survives a module being loaded at another address.
  *
  * A capture taken with the time (or histogram) switch off costs no more
- * than its counts: times[] (hists[]) stays NULL, which reads as total_ns =
- * max_ns = 0 (no histogram).
+ * than its counts: times[] stays NULL, which reads as total_ns = max_ns =
+ * 0, and rows without a histogram have none stored.
  *
  * Histograms (hist.c): 26 log2 buckets of off-CPU time per row; a view sums
  * them per group (result->hists[group->hist]) and takes its percentiles
@@ -269,7 +269,21 @@ struct sp_row {
 	uint32_t comm;		/* id in store->comms */
 	uint32_t sym;		/* id in store->syms */
 	uint64_t count;
+	uint32_t hist;		/* 1 + its record in store->hrecs, 0: none */
 	uint8_t kind;		/* enum sp_kind */
+};
+
+/*
+ * A row's histogram, out of line and sparse: the buckets it holds (bit i:
+ * bucket SP_HIST_MIN + i) and their counts, in bucket order, at
+ * store->hcounts[off].  A row without one costs nothing (its 'hist' field
+ * lives in the padding of struct sp_row), a row with one 8 bytes and 8 a
+ * bucket held, not 208 (issue 34: every row paid 208 bytes, 737 MB for a
+ * diff of two captures of a million lines).
+ */
+struct sp_hrec {
+	uint32_t mask;
+	uint32_t off;
 };
 
 /* Off-CPU time of a row (store->times[], beside rows[]). */
@@ -302,8 +316,11 @@ struct sp_store {
 	struct sp_row *rows;
 	struct sp_rtime *times;		/* [rows_cap] or NULL: all zero */
 	struct sp_rdelta *deltas;	/* [nrows] or NULL: see delta.c */
-	struct sp_hist *hists;		/* [rows_cap] or NULL: all empty */
-	struct sp_hist *dhists;		/* [nrows] or NULL: see delta.c */
+	struct sp_hrec *hrecs;		/* the rows' histograms (sp_row.hist) */
+	uint32_t nhrecs, hrecs_cap;
+	uint64_t *hcounts;		/* their buckets' counts */
+	uint64_t *dhcounts;		/* [nhcounts] or NULL: see delta.c */
+	uint32_t nhcounts, hcounts_cap;
 	uint32_t nrows, rows_cap;
 	struct sp_slot *index;	/* rows by key; the keys live in rows[] */
 	uint32_t index_cap;
@@ -347,8 +364,17 @@ bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 		   uint32_t comm, uint32_t sym, unsigned kind, uint32_t *row);
 /* The time of row i, zero when the store has none. */
 struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i);
-/* The histogram of row i, NULL when the store has none. */
-const struct sp_hist *sp_row_hist(const struct sp_store *st, uint32_t i);
+/*
+ * Add row i's buckets (with delta, the interval's: see sp_delta()) to *sum;
+ * false when the row has no histogram.  sp_row_hist() fills *h with them
+ * alone.
+ */
+bool sp_row_hist_add(const struct sp_store *st, uint32_t i, bool delta,
+		     struct sp_hist *sum);
+bool sp_row_hist(const struct sp_store *st, uint32_t i, bool delta,
+		 struct sp_hist *h);
+/* Interval mode: take prev's buckets *h off row i's interval buckets. */
+void sp_row_hist_sub(struct sp_store *st, uint32_t i, const struct sp_hist *h);
 
 /* ---- parse.c ---------------------------------------------------------- */
 

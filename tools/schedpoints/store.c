@@ -247,8 +247,9 @@ void sp_store_free(struct sp_store *st)
 	free(st->rows);
 	free(st->times);
 	free(st->deltas);
-	free(st->hists);
-	free(st->dhists);
+	free(st->hrecs);
+	free(st->hcounts);
+	free(st->dhcounts);
 	free(st->index);
 	memset(st, 0, sizeof(*st));
 }
@@ -311,14 +312,12 @@ static void index_resize(struct sp_store *st, uint32_t cap)
 	st->index_cap = cap;
 }
 
-/* rows[] (and times[], hists[] when there are) for cap rows. */
+/* rows[] (and times[] when there are) for cap rows. */
 static void rows_resize(struct sp_store *st, uint32_t cap)
 {
 	st->rows = sp_xrealloc(st->rows, cap, sizeof(*st->rows));
 	if (st->times)
 		st->times = sp_xrealloc(st->times, cap, sizeof(*st->times));
-	if (st->hists)
-		st->hists = sp_xrealloc(st->hists, cap, sizeof(*st->hists));
 	st->rows_cap = cap;
 }
 
@@ -329,9 +328,108 @@ struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i)
 	return st->times ? st->times[i] : none;
 }
 
-const struct sp_hist *sp_row_hist(const struct sp_store *st, uint32_t i)
+bool sp_row_hist_add(const struct sp_store *st, uint32_t i, bool delta,
+		     struct sp_hist *sum)
 {
-	return st->hists ? &st->hists[i] : NULL;
+	const struct sp_hrec *hr;
+	const uint64_t *c;
+	uint32_t m;
+
+	if (!st->rows[i].hist)
+		return false;
+	hr = &st->hrecs[st->rows[i].hist - 1];
+	c = (delta ? st->dhcounts : st->hcounts) + hr->off;
+	for (m = hr->mask; m; m &= m - 1)
+		sum->n[__builtin_ctz(m)] += *c++;
+	return true;
+}
+
+bool sp_row_hist(const struct sp_store *st, uint32_t i, bool delta,
+		 struct sp_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	return sp_row_hist_add(st, i, delta, h);
+}
+
+void sp_row_hist_sub(struct sp_store *st, uint32_t i, const struct sp_hist *h)
+{
+	const struct sp_hrec *hr;
+	uint64_t *c;
+	uint32_t m;
+
+	if (!st->rows[i].hist)
+		return;
+	hr = &st->hrecs[st->rows[i].hist - 1];
+	c = st->dhcounts + hr->off;
+	for (m = hr->mask; m; m &= m - 1)
+		*c++ -= h->n[__builtin_ctz(m)];
+}
+
+/* Room for n more counts in hcounts[]; returns where they go. */
+static uint32_t hcounts_take(struct sp_store *st, uint32_t n)
+{
+	uint32_t off = st->nhcounts;
+
+	if (n > UINT32_MAX - st->nhcounts) {
+		fputs("schedpoints: too many histogram buckets\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	while (st->nhcounts + n > st->hcounts_cap) {
+		st->hcounts_cap = st->hcounts_cap > UINT32_MAX / 2 ? UINT32_MAX :
+				  st->hcounts_cap ? st->hcounts_cap * 2 : 1024;
+		st->hcounts = sp_xrealloc(st->hcounts, st->hcounts_cap,
+					  sizeof(*st->hcounts));
+	}
+	st->nhcounts += n;
+	return off;
+}
+
+/* The buckets of *h that hold calls, as a mask. */
+static uint32_t hist_mask(const struct sp_hist *h)
+{
+	uint32_t m = 0;
+	unsigned b;
+
+	for (b = 0; b < SP_HIST_N; b++)
+		if (h->n[b])
+			m |= 1u << b;
+	return m;
+}
+
+/*
+ * Add a line's histogram to row ri.  Buckets it already holds are added in
+ * place; a new bucket moves the row's counts to the end of hcounts[] (rare:
+ * two lines of one key), leaving the old ones unused.
+ */
+static void row_hist_add(struct sp_store *st, uint32_t ri,
+			 const struct sp_hist *h)
+{
+	struct sp_hist sum;
+	struct sp_hrec *hr;
+	uint32_t m;
+	uint64_t *c;
+
+	if (!st->rows[ri].hist) {
+		if (st->nhrecs == st->hrecs_cap) {
+			st->hrecs_cap = st->hrecs_cap ? st->hrecs_cap * 2 : 1024;
+			st->hrecs = sp_xrealloc(st->hrecs, st->hrecs_cap,
+						sizeof(*st->hrecs));
+		}
+		st->hrecs[st->nhrecs] = (struct sp_hrec){ 0, st->nhcounts };
+		st->rows[ri].hist = ++st->nhrecs;
+	}
+	hr = &st->hrecs[st->rows[ri].hist - 1];
+	sp_row_hist(st, ri, false, &sum);
+	for (m = 0; m < SP_HIST_N; m++)
+		sum.n[m] += h->n[m];	/* below 2^64: see sp_store_add() */
+	m = hist_mask(&sum);
+	if (m != hr->mask) {
+		hr->off = hcounts_take(st, (uint32_t)__builtin_popcount(m));
+		hr->mask = m;
+	}
+	c = st->hcounts + hr->off;
+	for (; m; m &= m - 1)
+		*c++ = sum.n[__builtin_ctz(m)];
 }
 
 /* A side array of cap elements of size bytes, zero for the n rows so far. */
@@ -415,11 +513,9 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 		st->total_hist += (uint64_t)calls;
 		st->has_hist = true;
 	}
-	/* the first line with time (a histogram): times[] (hists[]) from now on */
+	/* the first line with time: times[] from now on */
 	if ((l->total_ns || l->max_ns) && !st->times)
 		st->times = side_array(st->rows_cap, sizeof(*st->times));
-	if (l->hist && !st->hists)
-		st->hists = side_array(st->rows_cap, sizeof(*st->hists));
 	h = row_hash(st, &k);
 	s = index_slot(st, h, &k);
 	if (st->index[s].row) {
@@ -435,12 +531,8 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			if (l->max_ns > t->max_ns)
 				t->max_ns = l->max_ns;
 		}
-		if (l->hist) {
-			unsigned b;
-
-			for (b = 0; b < SP_HIST_N; b++)
-				st->hists[ri].n[b] += l->hist->n[b];
-		}
+		if (l->hist)
+			row_hist_add(st, ri, l->hist);
 		st->rows[ri].count += l->count;
 	} else {
 		if (st->nrows == st->rows_cap)
@@ -451,10 +543,8 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 		};
 		if (st->times)
 			st->times[st->nrows] = (struct sp_rtime){ l->total_ns, l->max_ns };
-		if (st->hists && l->hist)
-			st->hists[st->nrows] = *l->hist;
-		else if (st->hists)
-			memset(&st->hists[st->nrows], 0, sizeof(*st->hists));
+		if (l->hist)
+			row_hist_add(st, st->nrows, l->hist);
 		st->index[s].hash = h;
 		st->index[s].row = ++st->nrows;
 	}

@@ -210,6 +210,15 @@ static bool glob_any(char *const *globs, size_t n, const char *s)
 	return false;
 }
 
+/* Calls in row i's histogram (the interval's in interval mode). */
+static uint64_t row_hist_calls(const struct sp_store *st, uint32_t i,
+			       bool delta)
+{
+	struct sp_hist h;
+
+	return sp_row_hist(st, i, delta, &h) ? sp_hist_calls(&h) : 0;
+}
+
 static bool u32_any(const uint32_t *v, size_t n, uint32_t x)
 {
 	size_t i;
@@ -489,7 +498,6 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 
 	static const struct sp_rtime no_time;
 	static const struct sp_rdelta no_delta;
-	const struct sp_hist *hists = r->delta ? st->dhists : st->hists;
 
 	for (i = 0; i < st->nrows; i++) {
 		const struct sp_row *row = &st->rows[i];
@@ -511,8 +519,7 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		if (o->view == SP_VIEW_TASK && row->pid != o->task_pid)
 			continue;
 		/* hist: the rows that have one (preempt and yield may not) */
-		if (o->view == SP_VIEW_HIST &&
-		    (!hists || !sp_hist_calls(&hists[i])))
+		if (o->view == SP_VIEW_HIST && !row_hist_calls(st, i, r->delta))
 			continue;
 		if (by_kind)
 			site = sel->kindgrp[row->kind];
@@ -541,13 +548,8 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 			g->tdelta += d->count;
 		if (t->max_ns > g->max_ns)
 			g->max_ns = t->max_ns;
-		if (r->hist && hists) {
-			struct sp_hist *h = &r->hists[g->hist];
-			unsigned b;
-
-			for (b = 0; b < SP_HIST_N; b++)
-				h->n[b] += hists[i].n[b];
-		}
+		if (r->hist)
+			sp_row_hist_add(st, i, r->delta, &r->hists[g->hist]);
 		active = !r->delta || d->count || d->ns;
 		if (!active)
 			continue;

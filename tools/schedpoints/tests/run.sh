@@ -1127,6 +1127,22 @@ for what in rows comms; do
 				(c <= 2 * p + 0.05) ? "within" : c " s vs " p " s" }')" "same size within"
 done
 
+# Histograms out of line (#34 D): 200,000 lines, half of them with
+# buckets, in two snapshots; diff and top keep the buckets of the rows that
+# have them only, sparse (155 MB each before: 208 bytes every row, every
+# snapshot and the interval's; about 42 MB now).
+sh "$T/gen-scale.sh" 200000 0 1 >"$OUT/hist200k-a.txt"
+sh "$T/gen-scale.sh" 200000 1 1 >"$OUT/hist200k-b.txt"
+cat "$OUT/hist200k-a.txt" "$OUT/hist200k-b.txt" >"$OUT/hist200k-ab.txt"
+for args in "diff $OUT/hist200k-a.txt $OUT/hist200k-b.txt sites" "-f - top -c 1 tasks"; do
+	# shellcheck disable=SC2086 # words of options, split on purpose
+	/usr/bin/time -o "$OUT/time" -f '%M' "$S" $args <"$OUT/hist200k-ab.txt" >"$OUT/o" 2>"$OUT/e"
+	rc=$?
+	eq "200,000 lines with histograms, $(echo "$args" | sed "s|$OUT/||g"): exit 0, the interval's calls, under 80 MB (#34)" \
+		"$rc:$(grep '^delta' "$OUT/o" | sed 's/  rate.*//'):$(tail -n 1 "$OUT/time" | awk '{ print ($1 < 80000) ? "small" : $1 " KiB" }')" \
+		"0:delta 400000:small"
+done
+
 # --sort: a list of keys, max and mean among them
 V=$FIX/time.txt
 eq "--sort max: by the longest stretch (#16)" "$(sp -f "$V" -F csv tasks -s max | sed -n 2p | cut -d, -f1,6)" "1,2000000000"
