@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "schedpoints.h"
 
 #define READ_CHUNK	(1u << 20)
@@ -43,6 +45,30 @@ void sp_reader_init_mem(struct sp_reader *r, const char *mem, size_t len,
 	r->mem = mem;
 	r->memlen = len;
 	r->name = name;
+}
+
+/*
+ * How many data lines the rest of the input can hold at most: its bytes
+ * over the shortest data line the format allows (SP_MIN_LINE), or
+ * SP_RESERVE_UNKNOWN lines when its size is not known (a pipe, a /proc
+ * file), so that a summary's 'entries' sizes no table beyond what the
+ * input can fill (issue 34: a 284-byte file that claimed 2^21 entries
+ * made the tool touch 460 MB before it failed).
+ */
+#define SP_MIN_LINE		32	/* "0\t0\tidle\t0\t0\t0\t-\t<16 hex>\t0x0\t\n" */
+#define SP_RESERVE_UNKNOWN	65536
+static uint64_t reader_room(const struct sp_reader *r)
+{
+	struct stat sb;
+	uint64_t bytes = r->end - r->start;
+
+	if (r->mem)
+		bytes += r->memlen - r->mempos;
+	else if (!fstat(fileno(r->fp), &sb) && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		bytes += (uint64_t)sb.st_size;	/* an upper bound: some was read */
+	else
+		return SP_RESERVE_UNKNOWN;
+	return bytes / SP_MIN_LINE;
 }
 
 void sp_reader_free(struct sp_reader *r)
@@ -692,8 +718,12 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 		if (rc)
 			break;
 	}
-	if (st->sum.entries > 0)
-		sp_store_reserve(st, (uint64_t)st->sum.entries);
+	if (st->sum.entries > 0) {
+		uint64_t room = reader_room(r);
+
+		sp_store_reserve(st, (uint64_t)st->sum.entries < room ?
+				     (uint64_t)st->sum.entries : room);
+	}
 	if (st->sum.hist == 1)
 		st->has_hist = true;
 

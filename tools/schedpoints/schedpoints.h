@@ -354,9 +354,9 @@ struct sp_line {
  */
 int sp_store_add(struct sp_store *st, const struct sp_line *l);
 /*
- * Size the tables for n rows up front (the summary says how many follow).
- * The pages are only touched as rows come, so a summary that lies costs
- * address space, not memory; n is capped at SP_RESERVE_MAX.
+ * Size the tables for n rows up front (the summary says how many follow,
+ * capped by what the input can hold: see parse.c), n at most
+ * SP_RESERVE_MAX; they grow as rows come beyond that.
  */
 #define SP_RESERVE_MAX (1u << 21)
 void sp_store_reserve(struct sp_store *st, uint64_t n);

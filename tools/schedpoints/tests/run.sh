@@ -1143,6 +1143,23 @@ for args in "diff $OUT/hist200k-a.txt $OUT/hist200k-b.txt sites" "-f - top -c 1 
 		"0:delta 400000:small"
 done
 
+# Memory amplification: a 159-byte file whose summary claims 2^22 entries
+# (one line follows, with time and a histogram) fails at its end without
+# touching more than a few MB; before, tables were sized from the claim
+# (460 MB touched).  From a file and from a pipe.
+printf "sched_points version 1\nentries 4194304\nhist 1\n${COLS}1\t1\tsleep\t5\t100\t60\t9:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/claim.txt"
+for how in file pipe; do
+	if [ $how = file ]; then
+		/usr/bin/time -o "$OUT/time" -f '%M' "$S" -f "$OUT/claim.txt" >/dev/null 2>"$OUT/e"
+	else
+		/usr/bin/time -o "$OUT/time" -f '%M' "$S" -f - <"$OUT/claim.txt" >/dev/null 2>"$OUT/e"
+	fi
+	rc=$?
+	eq "a claimed count of 2^22 entries in a tiny $how: exit 1, said, under 20 MB touched (#34)" \
+		"$rc:$(grep -c "claim.txt:5: unexpected end of input: summary 'entries' says 4194304 data lines, got 1\|<stdin>:5: unexpected end of input" "$OUT/e"):$(tail -n 1 "$OUT/time" | awk '{ print ($1 < 20000) ? "small" : $1 " KiB" }')" \
+		"1:1:small"
+done
+
 # --sort: a list of keys, max and mean among them
 V=$FIX/time.txt
 eq "--sort max: by the longest stretch (#16)" "$(sp -f "$V" -F csv tasks -s max | sed -n 2p | cut -d, -f1,6)" "1,2000000000"
