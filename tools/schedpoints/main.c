@@ -293,7 +293,8 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->format_given = true;
 		break;
 	case 'o':
-		o->output = arg;
+		/* "-" is standard output, as for -f; never a file named "-" */
+		o->output = strcmp(arg, "-") ? arg : NULL;
 		break;
 	case 'p':
 		o->pretty = true;

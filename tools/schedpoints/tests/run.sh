@@ -416,6 +416,59 @@ sp -f "$B" -F csv sites -o "$OUT/s.csv" >"$OUT/o"
 eq "-o: file holds the output, path printed" \
 	"$(cat "$OUT/o"):$(csv_sum count <"$OUT/s.csv"):$(find "$OUT" -maxdepth 1 -name "*tmp*" | wc -l)" "$OUT/s.csv:123:0"
 
+# -o and what is at PATH (#34 B, C): a FIFO and a character device are
+# written through, never replaced; a symbolic link is followed (the link
+# stays, its target is replaced); "-" is standard output; a directory or a
+# dangling link is refused.  A replaced file keeps its mode (and owner), a
+# new one gets 0666 & ~umask.  (Not /dev/null itself: the code before
+# replaced it, as root; a link to it shows the same.)
+mkfifo "$OUT/fifo"
+timeout 20 cat "$OUT/fifo" >"$OUT/fifo.out" &
+reader=$!
+sp -f "$B" -F csv sites -o "$OUT/fifo" >"$OUT/o"
+rc=$?
+[ -p "$OUT/fifo" ] || kill "$reader" 2>/dev/null
+wait "$reader"
+eq "-o FIFO: written through, still a FIFO, no path printed (#34)" \
+	"$rc:$([ -p "$OUT/fifo" ] && echo fifo):$(csv_sum count <"$OUT/fifo.out"):$(cat "$OUT/o")" "0:fifo:123:"
+ln -s /dev/null "$OUT/null-link"
+sp -f "$B" sites -o "$OUT/null-link" >"$OUT/o"
+eq "-o a link to /dev/null: written through to the device, the link kept (#34)" \
+	"$?:$(readlink "$OUT/null-link"):$([ -c /dev/null ] && echo chardev):$(cat "$OUT/o")" "0:/dev/null:chardev:"
+mkdir -p "$OUT/dash"
+(cd "$OUT/dash" && sp -f "$B" -F csv sites -o -) >"$OUT/o"
+eq "-o -: standard output, no file named '-' (#34)" \
+	"$?:$(csv_sum count <"$OUT/o"):$(ls -A "$OUT/dash" | wc -l | tr -d ' ')" "0:123:0"
+echo old >"$OUT/target.csv"
+ln -s target.csv "$OUT/link.csv"
+sp -f "$B" -F csv sites -o "$OUT/link.csv" >/dev/null
+eq "-o a symbolic link: followed, the target replaced, the link kept (#34)" \
+	"$?:$(readlink "$OUT/link.csv"):$(csv_sum count <"$OUT/target.csv")" "0:target.csv:123"
+ln -s no-such-target "$OUT/dangling"
+SP_RC=1
+sp -f "$B" sites -o "$OUT/dangling" >/dev/null 2>"$OUT/e"
+eq "-o a dangling link: refused, said (#34)" "$?:$(cat "$OUT/e")" \
+	"1:schedpoints: $OUT/dangling: No such file or directory"
+SP_RC=1
+sp -f "$B" sites -o "$OUT/dash" >/dev/null 2>"$OUT/e"
+eq "-o a directory: refused, said (#34)" "$?:$(cat "$OUT/e")" \
+	"1:schedpoints: $OUT/dash: not a regular file, character device or FIFO; refusing to replace it"
+echo old >"$OUT/private.csv"
+chmod 600 "$OUT/private.csv"
+sp -f "$B" -F csv sites -o "$OUT/private.csv" >/dev/null
+eq "-o an existing file: its mode kept (0600 stays 0600) (#34)" \
+	"$?:$(stat -c %a "$OUT/private.csv"):$(csv_sum count <"$OUT/private.csv")" "0:600:123"
+rm -f "$OUT/new.csv"
+(umask 027 && sp -f "$B" -F csv sites -o "$OUT/new.csv" >/dev/null)
+eq "-o a new file: 0666 & ~umask (umask 027: 0640) (#34)" "$?:$(stat -c %a "$OUT/new.csv")" "0:640"
+if [ "$(id -u)" = 0 ]; then
+	echo old >"$OUT/owned.csv"
+	chown nobody "$OUT/owned.csv"
+	sp -f "$B" -F csv sites -o "$OUT/owned.csv" >/dev/null
+	eq "-o an existing file, as root: its owner kept (#34)" \
+		"$?:$(stat -c %U "$OUT/owned.csv")" "0:nobody"
+fi
+
 # ---- minor version, unknown summary, build ids, reused pid (minor.txt) ------
 M=$FIX/minor.txt
 eq "version 1.x accepted, unknown summary ignored" "$(sp -f "$M" -F json sites | json_num total)" "86"
