@@ -262,7 +262,6 @@ FILE *sp_output_open(const struct sp_opts *o, char *tmp, size_t tmplen)
 /* Flush, check, and for -o put the file in place and print its path. */
 int sp_output_close(const struct sp_opts *o, FILE *fp, const char *tmp)
 {
-	char target[4096];
 	int bad;
 
 	if (!o->output) {
@@ -276,6 +275,7 @@ int sp_output_close(const struct sp_opts *o, FILE *fp, const char *tmp)
 	if (!bad && tmp[0]) {
 		/* the target is the temporary name without its suffix */
 		size_t len = strlen(tmp) - strlen(TMP_SUFFIX);
+		char target[4096];
 
 		memcpy(target, tmp, len);
 		target[len] = '\0';

@@ -335,10 +335,11 @@ bool sp_row_hist_add(const struct sp_store *st, uint32_t i, bool delta,
 	const uint64_t *c;
 	uint32_t m;
 
-	if (!st->rows[i].hist)
+	c = delta ? st->dhcounts : st->hcounts;
+	if (!st->rows[i].hist || !c)	/* none, or no interval computed */
 		return false;
 	hr = &st->hrecs[st->rows[i].hist - 1];
-	c = (delta ? st->dhcounts : st->hcounts) + hr->off;
+	c += hr->off;
 	for (m = hr->mask; m; m &= m - 1)
 		sum->n[__builtin_ctz(m)] += *c++;
 	return true;
@@ -357,7 +358,7 @@ void sp_row_hist_sub(struct sp_store *st, uint32_t i, const struct sp_hist *h)
 	uint64_t *c;
 	uint32_t m;
 
-	if (!st->rows[i].hist)
+	if (!st->rows[i].hist || !st->dhcounts)
 		return;
 	hr = &st->hrecs[st->rows[i].hist - 1];
 	c = st->dhcounts + hr->off;
@@ -427,6 +428,8 @@ static void row_hist_add(struct sp_store *st, uint32_t ri,
 		hr->off = hcounts_take(st, (uint32_t)__builtin_popcount(m));
 		hr->mask = m;
 	}
+	if (!m)		/* no calls: nothing to store (and maybe no array) */
+		return;
 	c = st->hcounts + hr->off;
 	for (; m; m &= m - 1)
 		*c++ = sum.n[__builtin_ctz(m)];
