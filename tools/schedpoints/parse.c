@@ -220,7 +220,11 @@ static int parse_uint(const char *s, size_t len, uint64_t max, uint64_t *out)
 	uint64_t v = 0;
 	size_t i;
 
-	if (!len)
+	/*
+	 * The kernel prints %u: "0" or no leading zero.  "012" is refused,
+	 * not read as 12 (or as octal by another reader).
+	 */
+	if (!len || (s[0] == '0' && len > 1))
 		return -1;
 	for (i = 0; i < len; i++) {
 		unsigned d = (unsigned char)s[i] - '0';
@@ -446,7 +450,7 @@ static bool is_decimal(const char *s, size_t len)
 	for (i = 0; i < len; i++)
 		if (s[i] < '0' || s[i] > '9')
 			return false;
-	return len > 0;
+	return len > 0 && (s[0] != '0' || len == 1);	/* as parse_uint() */
 }
 
 static bool same(const char *s, size_t len, const char *lit)
@@ -516,9 +520,17 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 	if (i < known) {
 		int64_t *f = (int64_t *)(void *)((char *)&st->sum + summary_names[i].off);
 
+		size_t j;
+
 		if (*f >= 0)
 			return perr(r, err, "summary '%s' given twice",
 				    summary_names[i].name);
+		/* the spec's order; unknown names may come anywhere */
+		for (j = i + 1; j < known; j++)
+			if (*(int64_t *)(void *)((char *)&st->sum + summary_names[j].off) >= 0)
+				return perr(r, err,
+					    "summary '%s' after '%s' (the format's order: enabled, mode, time, kinds, hist, cpus, capacity, used, entries, dropped)",
+					    summary_names[i].name, summary_names[j].name);
 		if (summary_names[i].type == SUM_BOOL && v > 1)
 			return perr(r, err, "summary '%s': expected 0 or 1, got %llu",
 				    summary_names[i].name, (unsigned long long)v);
@@ -651,6 +663,8 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 			    UINT64_MAX, &l.max_ns) ||
 	    parse_hist(r, err, f[F_HIST], flen[F_HIST], &hist, &has_hist))
 		return -1;
+	if (!l.count)	/* the format: "never 0" */
+		return perr(r, err, "count: expected a count above 0 (a line of the format counts at least one call), got '0'");
 	l.hist = has_hist ? &hist : NULL;
 	if (flen[F_ADDR] != 16 || !is_lower_hex(f[F_ADDR], 16))
 		return perr(r, err, "address: expected 16 lowercase hex digits, got '%s'",

@@ -686,7 +686,17 @@ struct sp_out {
 	unsigned long sample;	/* top: 1, 2, ...; 0 outside top */
 	const char *reset_msg;	/* top: counters went back in this sample */
 	bool header_done;	/* CSV: header printed once per stream */
+	/*
+	 * Interval mode: where the interval of the rates comes from, said in
+	 * the table's head and the JSON: SP_IVL_OPTION (-i), SP_IVL_MTIME
+	 * (diff: the files' modification times), SP_IVL_READS (top: the time
+	 * measured between two reads), or NULL (unknown: no rate).
+	 */
+	const char *interval_from;
 };
+#define SP_IVL_OPTION	"option"
+#define SP_IVL_MTIME	"mtime"
+#define SP_IVL_READS	"reads"
 
 void sp_table_result(struct sp_out *out, const struct sp_result *r);
 void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m);

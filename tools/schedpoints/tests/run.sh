@@ -220,7 +220,7 @@ totals_agree() {
 	[ "$s" = "$want" ] || { fail "$name: matrix cells total" "input $want, cells $s"; return; }
 	s=$(sp -f "$f" -F json tasks | json_num total)
 	[ "$s" = "$want" ] || { fail "$name: json total" "input $want, json $s"; return; }
-	s=$(sp -f "$f" -F folded matrix | awk '{ s += $NF } END { printf "%d\n", s }')
+	s=$(sp -f "$f" -F folded -n 0 matrix | awk '{ s += $NF } END { printf "%d\n", s }')
 	[ "$s" = "$want" ] || { fail "$name: folded total" "input $want, folded $s"; return; }
 	s=$(sp -f "$f" -F prometheus matrix | awk '/^sched_points_calls_total\{/ { s += $NF } END { printf "%d\n", s }')
 	[ "$s" = "$want" ] || { fail "$name: prometheus total (top series and other)" "input $want, prometheus $s"; return; }
@@ -251,7 +251,7 @@ time_totals_agree() {
 	[ "$s" = "$want" ] || { fail "$name: matrix -T cells time" "input $want, cells $s"; return; }
 	s=$(sp -f "$f" -F json tasks | json_num total_ns)
 	[ "$s" = "$want" ] || { fail "$name: json total_ns" "input $want, json $s"; return; }
-	s=$(sp -f "$f" -F folded -T matrix | awk '{ print $NF }' | bigsum)
+	s=$(sp -f "$f" -F folded -T -n 0 matrix | awk '{ print $NF }' | bigsum)
 	[ "$s" = "$want" ] || { fail "$name: folded -T total" "input $want, folded $s"; return; }
 	s=$(secs_to_ns "$(sp -f "$f" -F prometheus matrix |
 		awk '/^sched_points_offcpu_seconds_total\{/ { print $NF }' | bigsum)")
@@ -528,16 +528,14 @@ done
 V=$FIX/time.txt
 eq "sites: keyed by (site, kind), time, mean over timed hits, max" \
 	"$(sp -f "$V" -F csv sites | sed -n 1,2p | tr '\n' ' ')" \
-	"count,total_ns,mean_ns,max_ns,tasks,kind,site 65,1312350678,20190010,40123456,3,sleep,do_nanosleep+0x6e/0x190 "
+	"count,total_ns,mean_ns,max_ns,tasks,kind,site 65,1312345678,20189933,40123456,2,sleep,do_nanosleep+0x6e/0x190 "
 eq "sites: the same site with another kind is another row" \
 	"$(sp -f "$V" -F csv sites | grep -c ',do_nanosleep+0x6e/0x190$')" "2"
 eq "tasks: kinds summed; a site hit with two kinds counts once" \
 	"$(sp -f "$V" -F csv tasks | grep '^123,')" "123,123,62,913545678,16027117,40123456,2,sleeper"
-eq "tasks: a count 0 line that carries time" \
-	"$(sp -f "$V" -F csv tasks | grep '^201,')" "201,201,0,5000,,5000,1,late"
 eq "kinds: counts and time per kind" \
 	"$(sp -f "$V" -F csv kinds | tr '\n' ' ')" \
-	"count,total_ns,mean_ns,max_ns,tasks,kind 98,4762350678,48595415,2000000000,5,sleep 20,0,,0,2,preempt 13,1201500,92423,400000,2,yield 7,0,,0,1,cond_resched "
+	"count,total_ns,mean_ns,max_ns,tasks,kind 98,4762345678,48595364,2000000000,4,sleep 20,0,,0,2,preempt 13,1201500,92423,400000,2,yield 7,0,,0,1,cond_resched "
 eq "sites -g kind is kinds" "$(sp -f "$V" -F csv sites -g kind | md5sum)" "$(sp -f "$V" -F csv kinds | md5sum)"
 eq "--kind filter (list)" "$(sp -f "$V" -F csv sites --kind preempt,cond_resched | csv_sum count)" "27"
 eq "--kind repeated" "$(sp -f "$V" -F csv tasks --kind preempt --kind yield | csv_sum count)" "33"
@@ -555,12 +553,12 @@ eq "-T: sorted by off-CPU time, time first" \
 	"total_ns,mean_ns,max_ns,count,tasks,kind,site 3000000000,1000000000,2000000000,3,1,sleep,schedule_timeout+0x9d/0x160 "
 eq "--value time is -T" "$(sp -f "$V" -F csv --value time tasks | md5sum)" "$(sp -f "$V" -F csv -T tasks | md5sum)"
 eq "-T -s count: time the value, sorted by count" \
-	"$(sp -f "$V" -F csv -T -s count sites | sed -n 2p)" "1312350678,20190010,40123456,65,3,sleep,do_nanosleep+0x6e/0x190"
+	"$(sp -f "$V" -F csv -T -s count sites | sed -n 2p)" "1312345678,20189933,40123456,65,2,sleep,do_nanosleep+0x6e/0x190"
 eq "-s time: count the value, sorted by time" \
 	"$(sp -f "$V" -F csv -s time tasks | sed -n 2p)" "1,1,3,3000000000,1000000000,2000000000,1,init"
 eq "site FUNCTION: tasks, kinds summed, mean over the timed kind" \
 	"$(sp -f "$V" -F csv site do_nanosleep | tr '\n' ' ')" \
-	"pid,tgid,count,total_ns,mean_ns,max_ns,sites,comm 123,123,50,912345678,20274348,40123456,1,sleeper 124,124,20,400000000,20000000,25000000,1,sleeper 129,129,7,0,,0,1,my thread 201,201,0,5000,,5000,1,late "
+	"pid,tgid,count,total_ns,mean_ns,max_ns,sites,comm 123,123,50,912345678,20274348,40123456,1,sleeper 124,124,20,400000000,20000000,25000000,1,sleeper 129,129,7,0,,0,1,my thread "
 eq "task PID: one row per (site, kind)" \
 	"$(sp -f "$V" -F csv task 123 | tr '\n' ' ')" \
 	"pid,tgid,count,total_ns,mean_ns,max_ns,comm,kind,site 123,123,45,912345678,20274348,40123456,sleeper,sleep,do_nanosleep+0x6e/0x190 123,123,12,1200000,100000,400000,sleeper,yield,schedule_timeout+0x9d/0x160 123,123,5,0,,0,sleeper,preempt,do_nanosleep+0x6e/0x190 "
@@ -569,7 +567,7 @@ eq "task PID -g kind" "$(sp -f "$V" -F csv task 123 -g kind | cut -d, -f3,8 | tr
 sp -f "$V" sites >"$OUT/time.table"
 eq "table: source line with mode, time, kinds in the spec's order" \
 	"$(head -n 1 "$OUT/time.table")" \
-	"source $V  version 1  enabled 1  mode caller  time 1  kinds 1  hist 0  cpus 2  capacity 4096  used 12  entries 10  dropped 0"
+	"source $V  version 1  enabled 1  mode caller  time 1  kinds 1  hist 0  cpus 2  capacity 4096  used 12  entries 9  dropped 0"
 eq "table: header with time and kind columns" \
 	"$(sed -n 3p "$OUT/time.table" | tr -s ' ')" "COUNT % TIME MEAN MAX TASKS KIND SITE"
 eq "table: human units (total, mean, max)" \
@@ -582,7 +580,6 @@ eq "table: footer with the time" "$(tail -n 1 "$OUT/time.table")" "total 138  ti
 eq "table: kinds footer" "$(sp -f "$V" kinds | tail -n 1)" "total 138  time 4.76s  kinds 4"
 eq "table -T: time column first, percent of time" \
 	"$(sp -f "$V" -T tasks | awk '$1 == 1 { print $3, $4 }')" "3.00s 63.0%"
-eq "table: count 0 row, mean '-'" "$(sp -f "$V" tasks | awk '$1 == 201 { print $3, $5, $6 }')" "0 5.00us -"
 eq "matrix: columns kind:site" \
 	"$(sp -f "$V" -F csv -T matrix -n 2 | head -n 1)" \
 	"pid,tgid,comm,total_ns,sleep:schedule_timeout+0x9d/0x160,sleep:do_nanosleep+0x6e/0x190"
@@ -596,13 +593,13 @@ eq "folded: kind frame after the site" \
 	"sleeper;do_nanosleep+0x6e/0x190;sleep 45|my thread;sp_test_sleep_once+0x4a/0x90 [sched_points_test];sleep 30|"
 eq "folded -T: off-CPU ns, zero time left out" \
 	"$(sp -f "$V" -F folded -T matrix | sed -n '1p;$p' | tr '\n' '|'):$(sp -f "$V" -F folded -T matrix | wc -l | tr -d ' ')" \
-	"init;schedule_timeout+0x9d/0x160;sleep 3000000000|wéird;0xffffffffc0009999;yield 1500|:7"
+	"init;schedule_timeout+0x9d/0x160;sleep 3000000000|wéird;0xffffffffc0009999;yield 1500|:6"
 eq "folded kinds" "$(sp -f "$V" -F folded kinds | head -n 1)" "sleep 98"
 sp -f "$V" -F prometheus sites >"$OUT/time.prom"
 sp -f "$V" -F prometheus matrix >"$OUT/timem.prom"
 eq "prometheus: kind label, exact seconds" \
 	"$(grep '^sched_points_offcpu_seconds_total{kind="sleep",site="do_nanosleep+0x6e/0x190"}' "$OUT/time.prom")" \
-	'sched_points_offcpu_seconds_total{kind="sleep",site="do_nanosleep+0x6e/0x190"} 1.312350678'
+	'sched_points_offcpu_seconds_total{kind="sleep",site="do_nanosleep+0x6e/0x190"} 1.312345678'
 eq "prometheus: time, kinds, mode info, max gauge with all labels" \
 	"$(grep -E '^sched_points_(offcpu_max_seconds\{pid="123",tgid="123",comm="sleeper",kind="sleep"|mode_info|time |kinds )' "$OUT/timem.prom" | tr '\n' '|')" \
 	'sched_points_time 1|sched_points_kinds 1|sched_points_mode_info{mode="caller"} 1|sched_points_offcpu_max_seconds{pid="123",tgid="123",comm="sleeper",kind="sleep",site="do_nanosleep+0x6e/0x190"} 0.040123456|'
@@ -613,11 +610,11 @@ eq "prometheus with time: HELP and TYPE for each family, the hist switch too" \
 sp -f "$V" -F json -p -T sites >"$OUT/time.json"
 	eq "json: value, summary mode, rows with kind and times" \
 		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rows"]; print(d["value"], d["summary"]["mode"], d["summary"]["time"], d["total_ns"], r[0]["kind"], r[0]["total_ns"], r[0]["mean_ns"], r[-1]["mean_ns"], sorted(r[0]))' "$OUT/time.json")" \
-		"time caller 1 4763552178 sleep 3000000000 1000000000 None ['count', 'kind', 'max_ns', 'mean_ns', 'site', 'tasks', 'total_ns']"
+		"time caller 1 4763547178 sleep 3000000000 1000000000 None ['count', 'kind', 'max_ns', 'mean_ns', 'site', 'tasks', 'total_ns']"
 	sp -f "$V" -F json -T matrix >"$OUT/timem.json"
 	eq "json matrix -T: cells in ns sum to total_ns, columns have kind" \
 		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total_ns"], sum(sum(r["cells"]) for r in d["rows"]), d["columns"][0]["kind"], len(d["columns"]))' "$OUT/timem.json")" \
-		"4763552178 4763552178 sleep 8"
+		"4763547178 4763547178 sleep 8"
 	sp -f "$FIX/edge.txt" -F json tasks >"$OUT/edge.json"
 	eq "json: numbers above 2^64 exact" \
 		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total_ns"], max(r["total_ns"] for r in d["rows"]))' "$OUT/edge.json")" \
@@ -637,16 +634,16 @@ eq "edge: version 1.1, mode effective, time 0, unknown summary with a word" \
 	"source $X  version 1.1  enabled 0  mode effective  time 0  kinds 0  hist 0  cpus 4  capacity 16  used 7  entries 6  dropped 3"
 eq "edge: times near 2^64 summed exactly (128 bits)" \
 	"$(sp -f "$X" -F csv tasks -b tgid | grep '^500,')" \
-	"500,1,36893488147419102615,36893488147419102615,18446744073709551615,2,1,forever"
+	"500,2,36893488147419102615,18446744073709551307,18446744073709551615,2,1,forever"
 eq "edge: json total_ns above 2^64" "$(sp -f "$X" -F json sites | json_num total_ns)" "36893488147419104122"
 eq "edge: prometheus seconds of 2^64-1 ns" \
 	"$(sp -f "$X" -F prom tasks | grep '^sched_points_offcpu_max_seconds{pid="500"')" \
 	'sched_points_offcpu_max_seconds{pid="500",tgid="500",comm="forever"} 18446744073.709551615'
-eq "edge: table shows days" "$(sp -f "$X" tasks -b tgid | awk '$1 == 500 { print $4, $5, $6 }')" "427008d 427008d 213504d"
+eq "edge: table shows days" "$(sp -f "$X" tasks -b tgid | awk '$1 == 500 { print $4, $5, $6 }')" "427008d 213504d 213504d"
 eq "edge: one key on two lines is one row (counts and time summed, max kept)" \
 	"$(sp -f "$X" -F csv tasks | grep '^504,')" "504,504,15,1500,100,700,1,dup"
-eq "edge: count 0 lines with time" "$(sp -f "$X" -F csv tasks | grep '^50[12],' | tr '\n' ' ')" \
-	"501,500,0,18446744073709551000,,9223372036854775808,1,forever 502,502,0,7,,7,1,late "
+eq "edge: one call of almost 2^64 ns, its mean exact" "$(sp -f "$X" -F csv tasks | grep '^50[12],' | tr '\n' ' ')" \
+	"501,500,1,18446744073709551000,18446744073709551000,9223372036854775808,1,forever 502,502,1,7,7,7,1,late "
 
 # ---- interval mode -----------------------------------------------------------
 cp "$FIX/a.txt" "$OUT/a.txt"
@@ -660,6 +657,12 @@ eq "diff: rows that did not move are left out" \
 	"$(sp -F csv diff "$FIX/a.txt" "$FIX/b.txt" -i 4 sites | grep -c ',preempt,'):$(sp -F csv -f "$FIX/b.txt" sites | grep -c ',preempt,')" "0:1"
 eq "diff: interval from file times" \
 	"$(sp -F json diff "$OUT/a.txt" "$OUT/b.txt" | sed 's/.*"interval":\([0-9.]*\),.*"total_delta":\([0-9]*\),"rate":\([0-9.]*\).*/\1 \2 \3/')" "10 68 6.8"
+eq "diff: the interval taken from the files' times is said: table head, JSON, stderr of CSV (#34)" \
+	"$(sp diff "$OUT/a.txt" "$OUT/b.txt" | head -n 1 | sed 's/.*  interval/interval/'):$(sp -F json diff "$OUT/a.txt" "$OUT/b.txt" | python3 -c 'import json,sys; print(json.load(sys.stdin)["interval_from"])'):$(sp -F csv diff "$OUT/a.txt" "$OUT/b.txt" 2>&1 >/dev/null)" \
+	"interval 10.00 s (from the files' modification times, -i sets it):mtime:schedpoints: diff: rates over 10.00 s, between the files' modification times (-i SEC sets it)"
+eq "diff -i: the interval given is said, and wins over the files' times (#34)" \
+	"$(sp diff "$OUT/a.txt" "$OUT/b.txt" -i 5 | head -n 1 | sed 's/.*  interval/interval/'):$(sp -F json diff -i 5 "$OUT/a.txt" "$OUT/b.txt" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["interval"], d["interval_from"])')" \
+	"interval 5.00 s (-i):5 option"
 eq "diff: sites view sums deltas" "$(sp -F csv diff "$FIX/a.txt" "$FIX/b.txt" sites | csv_sum delta)" "68"
 eq "diff: no interval, no rate" "$(sp -F csv diff "$FIX/a.txt" "$FIX/b.txt" sites -g module | sed -n 2p)" \
 	"60,,100,1200000000,,2000000000,20000000,30000000,1,sleep,[vmlinux]"
@@ -794,6 +797,14 @@ bad "kinds a word" "sched_points version 1\nkinds yes\n" 2 "summary 'kinds': exp
 bad "hist twice in the summary" "sched_points version 1\nhist 1\nhist 1\n" 3 "summary 'hist' given twice"
 bad "hist 2 in the summary" "sched_points version 1\nhist 2\n" 2 "summary 'hist': expected 0 or 1, got 2"
 bad "unknown summary, value not a word" "sched_points version 1\nclock Mono\n" 2 "summary 'clock': expected an unsigned decimal or a word, got 'Mono'"
+bad "version with a leading zero (#34)" "sched_points version 01\n" 1 "expected 'sched_points version <MAJOR>[.<MINOR>]', got 'sched_points version 01'"
+bad "minor version with a leading zero (#34)" "sched_points version 1.01\n" 1 "expected 'sched_points version <MAJOR>[.<MINOR>]', got 'sched_points version 1.01'"
+bad "hist bucket with a leading zero (#34)" "${HDR}1\t1\tsleep\t5\t100\t60\t012:5\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "hist: expected '-' or K:N pairs separated by commas, got '012:5'"
+bad "pid with a leading zero (#34)" "${HDR}01\t1\tsleep\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "pid: expected an unsigned decimal, got '01'"
+bad "summary value with a leading zero (#34)" "sched_points version 1\ncpus 02\n" 2 "summary 'cpus': expected an unsigned decimal, got '02'"
+bad "count 0: the format's lines never have one (#34)" "${HDR}1\t1\tsleep\t0\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "count: expected a count above 0 (a line of the format counts at least one call), got '0'"
+bad "summary lines out of the format's order (#34)" "sched_points version 1\nmode caller\nenabled 1\n" 3 "summary 'enabled' after 'mode' (the format's order: enabled, mode, time, kinds, hist, cpus, capacity, used, entries, dropped)"
+bad "summary entries before used (#34)" "sched_points version 1\nentries 0\nused 0\n" 3 "summary 'used' after 'entries' (the format's order: enabled, mode, time, kinds, hist, cpus, capacity, used, entries, dropped)"
 bad "a file cut mid-line says truncated, not a field count (#16)" "${HDR}1\t1\tsleep\t5" 13 "line is not terminated by a newline (truncated input?)"
 bad "a file cut in the address says truncated (#16)" "${HDR}1\t1\tsleep\t5\t100\t60\t-\tffffffff8100" 13 "line is not terminated by a newline (truncated input?)"
 bad "a file cut in a summary line says truncated (#16)" "sched_points version 1\nenab" 2 "line is not terminated by a newline (truncated input?)"
@@ -890,8 +901,11 @@ eq "--kind disk_sleep,idle" "$(sp -f "$V3" -F csv tasks --kind disk_sleep,idle |
 eq "-s p99: by the 99th percentile, rows without one last" \
 	"$(sp -f "$V3" -F csv sites -s p99 | cut -d, -f6 | tr '\n' ' ')" \
 	"p99_ns 39657698037 200000000 20310022 1189330 400000 32358 500    "
-eq "-s p50 -r: the whole order reversed, rows without one first" \
-	"$(sp -f "$V3" -F csv tasks -s p50 -r | sed -n '2p;3p' | cut -d, -f1,6 | tr '\n' ' ')" "90, 71,500 "
+eq "-s p50 -r: the order of values reversed, rows without one still last (#34)" \
+	"$(sp -f "$V3" -F csv tasks -s p50 -r | cut -d, -f1,6 | tr '\n' ' ')" \
+	"pid,p50_ns 71,500 80,14745 62,812646 70,1189330 15,1922389 61,20310022 1,22884901888 90, "
+eq "-s p99 -r -n 3: the top of the reversed order, without a row that has none (#34)" \
+	"$(sp -f "$V3" -F csv sites -s p99 -r -n 3 | cut -d, -f6 | tr '\n' ' ')" "p99_ns 500 32358 400000 "
 eq "site X: percentiles of the site's tasks" \
 	"$(sp -f "$V3" -F csv site schedule_timeout | cut -d, -f1,6,7,8 | tr '\n' ' ')" \
 	"pid,p50_ns,p90_ns,p99_ns 15,1922389,140928614,200000000 61,87381,367001,400000 1,22884901888,36576980377,39657698037 "
@@ -947,6 +961,9 @@ sp -f "$V3" -F prometheus sites >"$OUT/basic.prom"
 eq "prometheus: histogram family, 26 cumulative buckets a series, +Inf = _count" \
 	"$(grep -c '^# TYPE sched_points_offcpu_seconds histogram$' "$OUT/basic.prom"):$(grep -c '^sched_points_offcpu_seconds_bucket{kind="sleep",site="do_nanosleep+0x6d/0x150",le=' "$OUT/basic.prom"):$(grep -F 'sched_points_offcpu_seconds_bucket{kind="sleep",site="do_nanosleep+0x6d/0x150",le="+Inf"}' "$OUT/basic.prom" | awk '{ print $NF }'):$(grep -F 'sched_points_offcpu_seconds_count{kind="sleep",site="do_nanosleep+0x6d/0x150"}' "$OUT/basic.prom" | awk '{ print $NF }'):$(grep -F 'sched_points_offcpu_seconds_bucket{kind="sleep",site="do_nanosleep+0x6d/0x150",le="0.001048576"}' "$OUT/basic.prom" | awk '{ print $NF }')" \
 	"1:26:150:150:100"
+eq "prometheus: a histogram series only for the rows that have one, none for preempt or cond_resched (#34)" \
+	"$(grep -c '^sched_points_offcpu_seconds_count{' "$OUT/basic.prom"):$(grep -c '^sched_points_offcpu_seconds_\(bucket\|sum\|count\){kind="\(preempt\|cond_resched\)"' "$OUT/basic.prom")" \
+	"$(sp -f "$V3" -F csv -n 0 sites | awk -F, 'NR > 1 && $4 != ""' | wc -l | tr -d ' '):0"
 eq "prometheus: _sum is total_ns in seconds" \
 	"$(grep -F 'sched_points_offcpu_seconds_sum{kind="idle",site="schedule_timeout+0x8b/0x140"}' "$OUT/basic.prom" | awk '{ print $NF }')" "4.804939980"
 promtool check metrics <"$OUT/basic.prom" >"$OUT/promtool.log" 2>&1
@@ -1047,6 +1064,9 @@ usage -b uid tasks
 usage -s size sites
 usage -n many sites
 usage --pid 1,x sites
+usage --pid 1,,2 sites
+usage --pid 1, sites
+usage --tgid ,1 sites
 usage task abc
 usage site
 usage sites extra
@@ -1074,6 +1094,12 @@ want=$(input_total "$G")
 sp -f "$G" -F csv matrix >"$OUT/gm.csv"
 eq "matrix without -n: the top 40 rows and 40 columns (#16)" \
 	"$(csv_records <"$OUT/gm.csv" | wc -l | tr -d ' '):$(head -n 1 "$OUT/gm.csv" | awk -F, '{ print NF }')" "41:44"
+sp -f "$G" -F folded matrix >"$OUT/gm.folded"
+eq "folded matrix without -n: the cells of the top 40 rows and 40 columns, as the CSV matrix shows them (#34)" \
+	"$(wc -l <"$OUT/gm.folded" | tr -d ' '):$(awk '{ print $NF }' "$OUT/gm.folded" | bigsum)" \
+	"$(csv_records <"$OUT/gm.csv" | awk -F, 'NR > 1 { for (i = 5; i <= NF; i++) n += $i != 0 } END { print n }'):$(csv_cells <"$OUT/gm.csv")"
+eq "folded matrix -n 0: every cell, the input total" \
+	"$(sp -f "$G" -F folded -n 0 matrix | awk '{ print $NF }' | bigsum)" "$want"
 sp -f "$G" matrix >"$OUT/gm.table"
 eq "matrix table without -n says how many rows and columns it shows (#16)" \
 	"$(grep -c '  tasks 100 (top 40 shown)$' "$OUT/gm.table"):$(grep -c '^[0-9]* sites, top 40 shown (--columns)$' "$OUT/gm.table")" "1:1"
@@ -1200,7 +1226,7 @@ done
 # (one line follows, with time and a histogram) fails at its end without
 # touching more than a few MB; before, tables were sized from the claim
 # (460 MB touched).  From a file and from a pipe.
-printf "sched_points version 1\nentries 4194304\nhist 1\n${COLS}1\t1\tsleep\t5\t100\t60\t9:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/claim.txt"
+printf "sched_points version 1\nhist 1\nentries 4194304\n${COLS}1\t1\tsleep\t5\t100\t60\t9:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/claim.txt"
 for how in file pipe; do
 	if [ $how = file ]; then
 		/usr/bin/time -o "$OUT/time" -f '%M' "$S" -f "$OUT/claim.txt" >/dev/null 2>"$OUT/e"
@@ -1218,11 +1244,16 @@ V=$FIX/time.txt
 eq "--sort max: by the longest stretch (#16)" "$(sp -f "$V" -F csv tasks -s max | sed -n 2p | cut -d, -f1,6)" "1,2000000000"
 eq "--sort mean: by the mean, rows without one last (#16)" \
 	"$(sp -f "$V" -F csv sites -s mean | cut -d, -f3 | tr '\n' ' ')" \
-	"mean_ns 1000000000 20190010 15000000 100000 1500    "
+	"mean_ns 1000000000 20189933 15000000 100000 1500    "
 eq "--sort sites,pid: the second key breaks ties of the first (#16)" \
 	"$(sp -f "$V" -F csv tasks -s sites,pid | cut -d, -f1,7 | tr '\n' ' ')" \
-	"pid,sites 123,2 1,1 124,1 129,1 130,1 200,1 201,1 "
-eq "--sort count -r: reversed" "$(sp -f "$V" -F csv tasks -s count -r | sed -n 2p | cut -d, -f1)" "201"
+	"pid,sites 123,2 1,1 124,1 129,1 130,1 200,1 "
+eq "--sort mean -r: means reversed, rows without one still last (#34)" \
+	"$(sp -f "$V" -F csv sites -s mean -r | cut -d, -f3 | tr '\n' ' ')" \
+	"mean_ns 1500 100000 15000000 20189933 1000000000    "
+eq "--sort mean -r -n 2 tasks: the top two have a mean (#34)" \
+	"$(sp -f "$V" -F csv tasks -s mean -r -n 2 | cut -d, -f5 | tr '\n' ' ')" "mean_ns 1500 15000000 "
+eq "--sort count -r: reversed" "$(sp -f "$V" -F csv tasks -s count -r | sed -n 2p | cut -d, -f1)" "200"
 # the whole order of 100 rows, ties included (every task has 20 sites): a
 # radix sort of the first key (a name by its rank), runs of equal keys by
 # the tie-breakers
