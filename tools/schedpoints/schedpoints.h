@@ -106,7 +106,8 @@ uint64_t sp_hash_u32x4(const struct sp_hkey *k, uint32_t a, uint32_t b,
 
 /*
  * Display form of untrusted bytes (task names): printable ASCII and valid
- * UTF-8 sequences are kept, the backslash and every other byte become
+ * UTF-8 sequences are kept (but for a byte order mark and the bidi
+ * controls, sp_utf8_hidden()), the backslash and every other byte become
  * "\ooo".  The mapping is one to one and its result is valid UTF-8 with no
  * control character, so every output format can carry it.  SP_ESC_SPACE
  * also escapes the space, SP_ESC_SEMI the ';' (folded stacks).
@@ -118,6 +119,12 @@ uint64_t sp_hash_u32x4(const struct sp_hkey *k, uint32_t a, uint32_t b,
 #define SP_ESC_KEEP_BACKSLASH	0x4
 /* Length of the valid UTF-8 sequence at s (C1 controls excluded), or 0. */
 size_t sp_utf8_len(const char *s, size_t len);
+/*
+ * The code point of the valid n-byte UTF-8 sequence at s if it is a byte
+ * order mark or a bidirectional control (shown raw, a name could pass for
+ * another), else 0.  The display form escapes them; JSON writes \uXXXX.
+ */
+uint32_t sp_utf8_hidden(const char *s, size_t n);
 /* Returns the length written, NUL-terminated; out must hold 4 * len + 1. */
 size_t sp_escape(char *out, const char *in, size_t len, unsigned flags);
 void sp_fputs_escaped(FILE *fp, const char *in, size_t len, unsigned flags);

@@ -170,6 +170,33 @@ size_t sp_utf8_len(const char *p, size_t len)
 	return n;
 }
 
+/*
+ * Code points that change how the text around them is shown, not what it
+ * says: the byte order mark U+FEFF, and the bidirectional controls
+ * U+061C, U+200E, U+200F (marks), U+202A..U+202E (embeddings, overrides)
+ * and U+2066..U+2069 (isolates).  A task named "U+202E" "sdrawkcab" shows
+ * as "backwards", and can pass for another task: the display form
+ * escapes their bytes, JSON writes them as \uXXXX (issue 34).  Returns
+ * the code point of the valid n-byte sequence at s if it is one, else 0.
+ */
+uint32_t sp_utf8_hidden(const char *p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	uint32_t cp;
+
+	if (n == 2)
+		cp = (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f);
+	else if (n == 3)
+		cp = (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 |
+		     (s[2] & 0x3f);
+	else
+		return 0;
+	if (cp == 0xfeff || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+		return cp;
+	return 0;
+}
+
 size_t sp_escape(char *out, const char *in, size_t len, unsigned flags)
 {
 	const unsigned char *s = (const unsigned char *)in;
@@ -192,7 +219,7 @@ size_t sp_escape(char *out, const char *in, size_t len, unsigned flags)
 			continue;
 		}
 		n = c >= 0x80 ? sp_utf8_len(in + i, len - i) : 0;
-		if (n) {
+		if (n && !sp_utf8_hidden(in + i, n)) {
 			memcpy(out + o, s + i, n);
 			o += n;
 			i += n;

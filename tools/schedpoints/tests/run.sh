@@ -469,6 +469,35 @@ if [ "$(id -u)" = 0 ]; then
 		"$?:$(stat -c %U "$OUT/owned.csv")" "0:nobody"
 fi
 
+# Names that deceive (#34): a byte order mark and bidi controls (U+202E
+# shows "abc" as "cba"; U+2066 isolates) are escaped in the display form and
+# written \uXXXX in JSON; CSV names that a spreadsheet would run as a
+# formula (= + - @, and ' itself) get a ' before them, quoted (OWASP).
+{
+	printf 'sched_points version 1\n'
+	printf '%s\n' 'pid	tgid	kind	count	total_ns	max_ns	hist	address	symbol	comm'
+	printf '%s\n' '1	1	sleep	9	0	0	-	ffffffff81000000	f+0x1/0x2	\357\273\277init'
+	printf '%s\n' '2	2	sleep	8	0	0	-	ffffffff81000000	f+0x1/0x2	\342\200\256cba'
+	printf '%s\n' '3	3	sleep	7	0	0	-	ffffffff81000000	f+0x1/0x2	\342\201\246x\342\201\251'
+	printf '%s\n' '4	4	sleep	6	0	0	-	ffffffff81000000	f+0x1/0x2	=1+2'
+	printf '%s\n' '5	5	sleep	5	0	0	-	ffffffff81000000	f+0x1/0x2	-bash'
+	printf '%s\n' '6	6	sleep	4	0	0	-	ffffffff81000000	f+0x1/0x2	@SUM(A1)'
+	printf '%s\n' "7	7	sleep	3	0	0	-	ffffffff81000000	f+0x1/0x2	'quoted"
+	printf '%s\n' '8	8	sleep	2	0	0	-	ffffffff81000000	f+0x1/0x2	caf\303\251'
+} >"$OUT/deceive.txt"
+sp -f "$OUT/deceive.txt" tasks >"$OUT/deceive.table"
+eq "table: a BOM and bidi controls in names are escaped, other UTF-8 kept (#34)" \
+	"$(LC_ALL=C grep -c "$(printf '\342\200\256\|\357\273\277\|\342\201\246')" "$OUT/deceive.table"):$(awk '$1 ~ /^[0-9]+$/ && ($1 <= 3 || $1 == 8) { print $NF }' "$OUT/deceive.table" | tr '\n' ' ')" \
+	'0:\357\273\277init \342\200\256cba \342\201\246x\342\201\251 café '
+sp -f "$OUT/deceive.txt" -F json tasks >"$OUT/deceive.json"
+eq "json: a BOM and bidi controls as \\uXXXX, the same code points (#34)" \
+	"$(LC_ALL=C grep -c "$(printf '\342\200\256\|\357\273\277')" "$OUT/deceive.json"):$(grep -o '\\u[0-9a-f]\{4\}' "$OUT/deceive.json" | tr '\n' ' '):$(python3 -c 'import json,sys; print(ascii([r["comm"] for r in json.load(open(sys.argv[1], encoding="utf-8"))["rows"]][:3]))' "$OUT/deceive.json")" \
+	"0:\\ufeff \\u202e \\u2066 \\u2069 :['\\ufeffinit', '\\u202ecba', '\\u2066x\\u2069']"
+sp -f "$OUT/deceive.txt" -F csv tasks >"$OUT/deceive.csv"
+eq "csv: names that start a formula get a ' and quotes, and ' itself; others as they are (#34)" \
+	"$(grep -E '^[4-8],' "$OUT/deceive.csv" | cut -d, -f8- | tr '\n' ' ')" \
+	"\"'=1+2\" \"'-bash\" \"'@SUM(A1)\" \"''quoted\" café "
+
 # ---- minor version, unknown summary, build ids, reused pid (minor.txt) ------
 M=$FIX/minor.txt
 eq "version 1.x accepted, unknown summary ignored" "$(sp -f "$M" -F json sites | json_num total)" "86"
