@@ -59,6 +59,7 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	for (i = 0; i < cur->nrows; i++) {
 		cur->deltas[i].count = cur->rows[i].count;
 		cur->deltas[i].ns = sp_row_time(cur, i).total_ns;
+		cur->deltas[i].tcount = sp_row_time(cur, i).tcount;
 	}
 	cur->total_delta = cur->total;
 	cur->total_delta_ns = cur->total_ns;
@@ -132,6 +133,9 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 		} else {
 			cur->deltas[ri].count = c->count - p->count;
 			cur->deltas[ri].ns = ct.total_ns - pt.total_ns;
+			/* a line whose time arrived late adds its earlier calls */
+			cur->deltas[ri].tcount = ct.tcount > pt.tcount ?
+						 ct.tcount - pt.tcount : 0;
 			if (has_ph)
 				sp_row_hist_sub(cur, ri, &ph);
 			cur->total_delta -= p->count;

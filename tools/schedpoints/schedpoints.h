@@ -47,7 +47,7 @@
  *
  * (The index holds only a hash and a row number per slot, 8 bytes, and
  * compares keys in rows[]: with a million distinct keys the store takes
- * about 50 MB, and 16 MB more with off-CPU times.)
+ * about 50 MB, and 24 MB more with off-CPU times.)
  *
  * A view (view.c) filters the rows and sums them into groups (by site, by
  * task, ...), then sorts and cuts the result (struct sp_result).  One writer
@@ -297,12 +297,14 @@ struct sp_hrec {
 struct sp_rtime {
 	uint64_t total_ns;	/* sum */
 	uint64_t max_ns;	/* longest single stretch */
+	uint64_t tcount;	/* calls of the lines that carry time (MEAN) */
 };
 
 /* Interval mode: what a row gained since the previous snapshot. */
 struct sp_rdelta {
 	uint64_t count;
 	uint64_t ns;
+	uint64_t tcount;	/* of the calls of lines that carry time */
 };
 
 /* A slot of the row index: 8 bytes, so the index costs little per key. */

@@ -323,7 +323,7 @@ static void rows_resize(struct sp_store *st, uint32_t cap)
 
 struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i)
 {
-	struct sp_rtime none = { 0, 0 };
+	struct sp_rtime none = { 0, 0, 0 };
 
 	return st->times ? st->times[i] : none;
 }
@@ -531,6 +531,8 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			if (l->total_ns > UINT64_MAX - t->total_ns)
 				return SP_ADD_TIME_OVERFLOW;
 			t->total_ns += l->total_ns;
+			if (l->total_ns)	/* per line: see MEAN in README.md */
+				t->tcount += l->count;
 			if (l->max_ns > t->max_ns)
 				t->max_ns = l->max_ns;
 		}
@@ -545,7 +547,9 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			.sym = k.sym, .count = l->count, .kind = (uint8_t)l->kind,
 		};
 		if (st->times)
-			st->times[st->nrows] = (struct sp_rtime){ l->total_ns, l->max_ns };
+			st->times[st->nrows] = (struct sp_rtime){
+				l->total_ns, l->max_ns, l->total_ns ? l->count : 0,
+			};
 		if (l->hist)
 			row_hist_add(st, st->nrows, l->hist);
 		st->index[s].hash = h;

@@ -542,10 +542,15 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		g->delta += d->count;
 		g->total_ns += t->total_ns;
 		g->delta_ns += d->ns;
-		if (t->total_ns)
-			g->tcount += row->count;
+		/*
+		 * MEAN: over the calls of the lines that carry time, line by
+		 * line (a row of two lines, one timed, one counted while time
+		 * was off, divides by the timed line's calls only); in an
+		 * interval, of the rows whose time moved.
+		 */
+		g->tcount += t->tcount;
 		if (d->ns)
-			g->tdelta += d->count;
+			g->tdelta += d->tcount;
 		if (t->max_ns > g->max_ns)
 			g->max_ns = t->max_ns;
 		if (r->hist)

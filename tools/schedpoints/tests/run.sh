@@ -577,6 +577,14 @@ printf "${P1}9\t9\tsleep\t5\t50\t10\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tpr
 eq "diff: a site whose first kind did not move counts by the kind that did" \
 	"$(sp -F csv diff "$OUT/p1.txt" "$OUT/p2.txt" tasks | sed -n 2p):$(sp -F csv -f "$OUT/p2.txt" tasks | sed -n 2p)" \
 	"9,9,2,,9,0,,55,,10,1,x:9,9,9,55,9,10,2,x"
+# MEAN line by line (#34): a row of two lines of one key, one timed and one
+# counted while time was off, divides by the timed line's calls (1000 ns
+# over 10 calls, not over 100); in an interval, the timed calls that came.
+printf "${P1}9\t9\tsleep\t10\t1000\t300\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tsleep\t90\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n" >"$OUT/mean1.txt"
+printf "${P1}9\t9\tsleep\t20\t3000\t300\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tsleep\t180\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n" >"$OUT/mean2.txt"
+eq "mean per line: a row of a timed and an untimed line, over the timed calls (#34)" \
+	"$(sp -f "$OUT/mean1.txt" -F csv tasks | sed -n 2p):$(sp -F csv diff "$OUT/mean1.txt" "$OUT/mean2.txt" tasks | sed -n 2p | cut -d, -f3,6,9)" \
+	"9,9,100,1000,100,300,1,x:100,2000,200"
 eq "-T: sorted by off-CPU time, time first" \
 	"$(sp -f "$V" -F csv -T sites | sed -n 1,2p | tr '\n' ' ')" \
 	"total_ns,mean_ns,max_ns,count,tasks,kind,site 3000000000,1000000000,2000000000,3,1,sleep,schedule_timeout+0x9d/0x160 "
