@@ -5,7 +5,8 @@
  * (the bytes the kernel had, not the escaped form of the file): a field is
  * quoted when it holds a comma, a double quote, a control byte (CR, LF,
  * TAB, ...) or starts or ends with a space, and a double quote inside is
- * doubled (RFC 4180).  Lines end with LF.  In top mode every line starts
+ * doubled (RFC 4180); a field that starts with = + - @ TAB CR or ' gets a '
+ * before it (formula_like()).  Lines end with LF.  In top mode every line starts
  * with the sample number and the header is printed once.
  */
 #include <stdlib.h>
@@ -30,15 +31,31 @@ static bool needs_quotes(const char *s, size_t len)
 	return false;
 }
 
+/*
+ * A field a spreadsheet would run as a formula: starting with = + - @,
+ * TAB or CR (a task can name itself "=HYPERLINK(...)").  As OWASP's CSV
+ * injection advice says, it is written quoted with a ' before it; a field
+ * that starts with ' gets one too, so that taking one leading ' off any
+ * field that has one gives the name back.  No number the tool writes
+ * starts with one of them.
+ */
+static bool formula_like(const char *s, size_t len)
+{
+	return len && s[0] && strchr("=+-@\t\r'", s[0]);
+}
+
 static void csv_field(FILE *fp, const char *s, size_t len)
 {
 	size_t i;
+	bool formula = formula_like(s, len);
 
-	if (!needs_quotes(s, len)) {
+	if (!formula && !needs_quotes(s, len)) {
 		fwrite(s, 1, len, fp);
 		return;
 	}
 	fputc('"', fp);
+	if (formula)
+		fputc('\'', fp);
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
 			fputc('"', fp);

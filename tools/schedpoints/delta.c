@@ -59,15 +59,17 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	for (i = 0; i < cur->nrows; i++) {
 		cur->deltas[i].count = cur->rows[i].count;
 		cur->deltas[i].ns = sp_row_time(cur, i).total_ns;
+		cur->deltas[i].tcount = sp_row_time(cur, i).tcount;
 	}
 	cur->total_delta = cur->total;
 	cur->total_delta_ns = cur->total_ns;
-	free(cur->dhists);
-	cur->dhists = NULL;
-	if (cur->hists) {	/* the interval's buckets: all of a new row's */
-		cur->dhists = sp_xrealloc(NULL, cur->nrows ? cur->nrows : 1,
-					  sizeof(*cur->dhists));
-		memcpy(cur->dhists, cur->hists, (size_t)cur->nrows * sizeof(*cur->dhists));
+	free(cur->dhcounts);
+	cur->dhcounts = NULL;
+	if (cur->nhcounts) {	/* the interval's buckets: all of a new row's */
+		cur->dhcounts = sp_xrealloc(NULL, cur->nhcounts,
+					    sizeof(*cur->dhcounts));
+		memcpy(cur->dhcounts, cur->hcounts,
+		       (size_t)cur->nhcounts * sizeof(*cur->dhcounts));
 	}
 
 	if (prev->sum.dropped >= 0 && cur->sum.dropped >= 0 &&
@@ -90,7 +92,8 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	for (i = 0; i < prev->nrows && !reset; i++) {
 		const struct sp_row *p = &prev->rows[i];
 		struct sp_rtime pt = sp_row_time(prev, i), ct;
-		const struct sp_hist *ph = sp_row_hist(prev, i), *ch;
+		struct sp_hist ph, ch;
+		bool has_ph = sp_row_hist(prev, i, false, &ph);
 		const struct sp_row *c;
 		uint32_t ri;
 		unsigned b = SP_HIST_N;
@@ -107,9 +110,9 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 		}
 		c = &cur->rows[ri];
 		ct = sp_row_time(cur, ri);
-		ch = sp_row_hist(cur, ri);
-		for (b = 0; ph && b < SP_HIST_N; b++)
-			if ((ch ? ch->n[b] : 0) < ph->n[b])
+		sp_row_hist(cur, ri, false, &ch);	/* zero when none */
+		for (b = 0; has_ph && b < SP_HIST_N; b++)
+			if (ch.n[b] < ph.n[b])
 				break;
 		if (c->count < p->count) {
 			snprintf(what, sizeof(what), "count %llu -> %llu",
@@ -123,15 +126,18 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 			snprintf(what, sizeof(what), "max_ns %llu -> %llu",
 				 (unsigned long long)pt.max_ns,
 				 (unsigned long long)ct.max_ns);
-		} else if (ph && b < SP_HIST_N) {
+		} else if (has_ph && b < SP_HIST_N) {
 			snprintf(what, sizeof(what), "hist bucket %u %llu -> %llu",
-				 SP_HIST_MIN + b, (unsigned long long)ph->n[b],
-				 (unsigned long long)(ch ? ch->n[b] : 0));
+				 SP_HIST_MIN + b, (unsigned long long)ph.n[b],
+				 (unsigned long long)ch.n[b]);
 		} else {
 			cur->deltas[ri].count = c->count - p->count;
 			cur->deltas[ri].ns = ct.total_ns - pt.total_ns;
-			for (b = 0; ph && ch && b < SP_HIST_N; b++)
-				cur->dhists[ri].n[b] -= ph->n[b];
+			/* a line whose time arrived late adds its earlier calls */
+			cur->deltas[ri].tcount = ct.tcount > pt.tcount ?
+						 ct.tcount - pt.tcount : 0;
+			if (has_ph)
+				sp_row_hist_sub(cur, ri, &ph);
 			cur->total_delta -= p->count;
 			cur->total_delta_ns -= pt.total_ns;
 			continue;

@@ -53,12 +53,19 @@ int sp_cmd_diff(const struct sp_opts *o, const char *a, const char *b)
 	sp_store_free(&sa);	/* the deltas are in sb: A's memory is not needed */
 	if (o->interval_given) {
 		interval = o->interval;
+		out.interval_from = SP_IVL_OPTION;
 	} else {
 		/* copies saved a while apart; not files written in one go */
 		double d = mtime_of(b) - mtime_of(a);
 
-		if (isfinite(d) && d >= 1)
+		if (isfinite(d) && d >= 1) {
 			interval = d;
+			out.interval_from = SP_IVL_MTIME;
+			/* said in the table's head and the JSON; else here */
+			if (o->format != SP_FMT_TABLE && o->format != SP_FMT_JSON)
+				fprintf(stderr, "schedpoints: diff: rates over %.2f s, between the files' modification times (-i SEC sets it)\n",
+					d);
+		}
 	}
 	out.fp = sp_output_open(o, tmp, sizeof(tmp));
 	if (!out.fp)
@@ -178,6 +185,8 @@ int sp_cmd_top(const struct sp_opts *o)
 				sp_render(&out, &cur, true, 0);
 		} else {
 			/* a stream comes at its own pace: -i says how far apart */
+			out.interval_from = !is_stream ? SP_IVL_READS :
+					    o->interval_given ? SP_IVL_OPTION : NULL;
 			sp_render(&out, &cur, true,
 				  is_stream ? (o->interval_given ? interval : 0) :
 				  t_cur - t_prev);

@@ -86,16 +86,23 @@ static void json_head(struct json_writer *jw, const struct sp_out *out,
 		jsonw_uint_field(jw, "sample", out->sample);
 }
 
-static void json_totals(struct json_writer *jw, const struct sp_result *r)
+static void json_totals(struct json_writer *jw, const struct sp_out *out,
+			const struct sp_result *r)
 {
 	jsonw_bool_field(jw, "delta", r->delta);
 	if (r->delta) {
 		double rate = sp_rate(r, r->total_delta);
 
-		if (r->interval > 0)
+		if (r->interval > 0) {
 			jsonw_float_field(jw, "interval", r->interval);
-		else
+			if (out->interval_from)
+				jsonw_string_field(jw, "interval_from", out->interval_from);
+			else
+				jsonw_null_field(jw, "interval_from");
+		} else {
 			jsonw_null_field(jw, "interval");
+			jsonw_null_field(jw, "interval_from");
+		}
 		jsonw_bool_field(jw, "reset", false);
 		jsonw_uint_field(jw, "total_delta", r->total_delta);
 		if (rate >= 0)
@@ -184,7 +191,7 @@ void sp_json_result(struct sp_out *out, const struct sp_result *r)
 
 	jsonw_start_object(jw);
 	json_head(jw, out, r->st);
-	json_totals(jw, r);
+	json_totals(jw, out, r);
 	jsonw_name(jw, "rows");
 	jsonw_start_array(jw);
 	for (i = 0; i < r->nshown; i++) {
@@ -205,7 +212,7 @@ void sp_json_matrix(struct sp_out *out, const struct sp_matrix *m)
 
 	jsonw_start_object(jw);
 	json_head(jw, out, rows->st);
-	json_totals(jw, rows);
+	json_totals(jw, out, rows);
 	jsonw_uint_field(jw, "columns_total", cols->ngroups);
 	jsonw_name(jw, "columns");
 	jsonw_start_array(jw);

@@ -89,7 +89,8 @@ void jsonw_start_array(struct json_writer *jw) { start(jw, '['); }
 void jsonw_end_array(struct json_writer *jw) { end(jw, ']'); }
 
 /*
- * Any bytes: valid UTF-8 is kept, control bytes are escaped, and a byte
+ * Any bytes: valid UTF-8 is kept (a byte order mark or bidi control is
+ * written \uXXXX, the same code point), control bytes are escaped, and a byte
  * that is not part of valid UTF-8 is written as the lone surrogate
  * \udcXX (PEP 383's surrogateescape), so the document stays valid and the
  * exact bytes can be had back (Python: s.encode("utf-8", "surrogateescape")).
@@ -104,8 +105,11 @@ static void quote(struct json_writer *jw, const char *s, size_t len)
 
 		if (c >= 0x80) {
 			size_t n = sp_utf8_len(s + i, len - i);
+			uint32_t hidden = n ? sp_utf8_hidden(s + i, n) : 0;
 
-			if (n)
+			if (hidden)	/* BOM, bidi control: visible as \uXXXX */
+				fprintf(jw->fp, "\\u%04x", (unsigned)hidden);
+			else if (n)
 				fwrite(s + i, 1, n, jw->fp);
 			else
 				fprintf(jw->fp, "\\udc%02x", c);

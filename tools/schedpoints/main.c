@@ -170,23 +170,30 @@ static bool parse_u32(const char *s, uint32_t *out)
 	return true;
 }
 
+/* "1,2": every item a number, none empty ("1,,2" and "1," are refused). */
 static bool parse_u32_list(const char *s, uint32_t **v, size_t *n)
 {
-	char *copy = sp_xstrdup(s), *save = NULL, *tok;
+	char *copy = sp_xstrdup(s), *p = copy;
 	bool ok = true;
 
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (;;) {
+		char *comma = strchr(p, ',');
 		uint32_t x;
 
-		if (!parse_u32(tok, &x)) {
+		if (comma)
+			*comma = '\0';
+		if (!parse_u32(p, &x)) {
 			ok = false;
 			break;
 		}
 		*v = sp_xrealloc(*v, *n + 1, sizeof(**v));
 		(*v)[(*n)++] = x;
+		if (!comma)
+			break;
+		p = comma + 1;
 	}
 	free(copy);
-	return ok && *n;
+	return ok;
 }
 
 static bool parse_kind_list(const char *s, unsigned *mask)
@@ -293,7 +300,8 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->format_given = true;
 		break;
 	case 'o':
-		o->output = arg;
+		/* "-" is standard output, as for -f; never a file named "-" */
+		o->output = strcmp(arg, "-") ? arg : NULL;
 		break;
 	case 'p':
 		o->pretty = true;

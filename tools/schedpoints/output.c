@@ -146,21 +146,108 @@ int sp_no_match(const struct sp_opts *o, uint64_t n)
 	return 0;
 }
 
+/*
+ * -o PATH.  A regular file (or a new one) is written beside PATH and
+ * renamed over it, so a reader (node_exporter, a browser) never sees half
+ * a file; it keeps the mode, and the owner where the user may set it, of
+ * the file it replaces, and a new file gets 0666 & ~umask, as a shell's
+ * '>' would make it (the output is a view, not the root-only snapshot: a
+ * user who wants it private sets a umask).  A character device or a FIFO
+ * is written through, never replaced (-o /dev/null, -o /dev/stdout, a
+ * pipe); a symbolic link is followed, and its target replaced (the link
+ * stays); any other file type is refused.  tmp holds the temporary path,
+ * or "" when writing through.  "-" is standard output (main.c).
+ */
+#define TMP_SUFFIX ".tmpXXXXXX"
+
+/* Where PATH leads: itself, or the target of a symbolic link. */
+static int output_target(const char *path, char *target, size_t len,
+			 struct stat *sb, bool *exists)
+{
+	char *real;
+
+	*exists = !lstat(path, sb);
+	if (!*exists) {
+		if (errno != ENOENT)
+			return -1;
+		if ((size_t)snprintf(target, len, "%s", path) >= len)
+			return errno = ENAMETOOLONG, -1;
+		return 0;
+	}
+	if (!S_ISLNK(sb->st_mode)) {
+		if ((size_t)snprintf(target, len, "%s", path) >= len)
+			return errno = ENAMETOOLONG, -1;
+		return 0;
+	}
+	if (stat(path, sb))	/* a dangling link: ENOENT */
+		return -1;
+	if (!S_ISREG(sb->st_mode)) {	/* /dev/stdout: opened through the link */
+		if ((size_t)snprintf(target, len, "%s", path) >= len)
+			return errno = ENAMETOOLONG, -1;
+		return 0;
+	}
+	real = realpath(path, NULL);
+	if (!real)
+		return -1;
+	if ((size_t)snprintf(target, len, "%s", real) >= len) {
+		free(real);
+		return errno = ENAMETOOLONG, -1;
+	}
+	free(real);
+	return 0;
+}
+
+/* A new file's mode, or the replaced file's mode and owner. */
+static void output_mode(int fd, const struct stat *old, bool exists)
+{
+	if (exists) {
+		/* the owner as root; else the group only, if the user is in it */
+		if (fchown(fd, old->st_uid, old->st_gid))
+			(void)fchown(fd, (uid_t)-1, old->st_gid);
+		(void)fchmod(fd, old->st_mode & 07777);	/* after: chown clears set-id */
+	} else {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		(void)fchmod(fd, 0666 & ~mask);
+	}
+}
+
 FILE *sp_output_open(const struct sp_opts *o, char *tmp, size_t tmplen)
 {
+	char target[4096];
+	struct stat sb;
+	bool exists;
 	FILE *fp;
 	int fd;
 
+	tmp[0] = '\0';
 	if (!o->output)
 		return stdout;
-	if ((size_t)snprintf(tmp, tmplen, "%s.tmpXXXXXX", o->output) >= tmplen) {
+	if (output_target(o->output, target, sizeof(target), &sb, &exists)) {
+		fprintf(stderr, "schedpoints: %s: %s\n", o->output, strerror(errno));
+		return NULL;
+	}
+	if (exists && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
+		/* write through: a device or pipe cannot be replaced */
+		fp = fopen(target, "w");
+		if (!fp)
+			fprintf(stderr, "schedpoints: %s: %s\n", o->output, strerror(errno));
+		return fp;
+	}
+	if (exists && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "schedpoints: %s: not a regular file, character device or FIFO; refusing to replace it\n",
+			o->output);
+		return NULL;
+	}
+	if ((size_t)snprintf(tmp, tmplen, "%s" TMP_SUFFIX, target) >= tmplen) {
 		fprintf(stderr, "schedpoints: %s: name too long\n", o->output);
+		tmp[0] = '\0';
 		return NULL;
 	}
 	fd = mkstemp(tmp);
-	/* readable by a collector such as node_exporter, as a new file would be */
 	if (fd >= 0)
-		(void)fchmod(fd, 0644);
+		output_mode(fd, &sb, exists);
 	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
 		fprintf(stderr, "schedpoints: %s: %s\n", tmp, strerror(errno));
 		if (fd >= 0) {
@@ -185,14 +272,25 @@ int sp_output_close(const struct sp_opts *o, FILE *fp, const char *tmp)
 	}
 	bad = ferror(fp);
 	bad |= fclose(fp);
-	if (!bad && rename(tmp, o->output))
-		bad = 1;
+	if (!bad && tmp[0]) {
+		/* the target is the temporary name without its suffix */
+		size_t len = strlen(tmp) - strlen(TMP_SUFFIX);
+		char target[4096];
+
+		memcpy(target, tmp, len);
+		target[len] = '\0';
+		if (rename(tmp, target))
+			bad = 1;
+	}
 	if (bad) {
 		fprintf(stderr, "schedpoints: %s: %s\n", o->output, strerror(errno));
-		unlink(tmp);
+		if (tmp[0])
+			unlink(tmp);
 		return -1;
 	}
-	printf("%s\n", o->output);
-	fflush(stdout);
+	if (tmp[0]) {	/* a file put in place; a device or FIFO has the output */
+		printf("%s\n", o->output);
+		fflush(stdout);
+	}
 	return 0;
 }

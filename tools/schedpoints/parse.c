@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "schedpoints.h"
 
 #define READ_CHUNK	(1u << 20)
@@ -43,6 +45,30 @@ void sp_reader_init_mem(struct sp_reader *r, const char *mem, size_t len,
 	r->mem = mem;
 	r->memlen = len;
 	r->name = name;
+}
+
+/*
+ * How many data lines the rest of the input can hold at most: its bytes
+ * over the shortest data line the format allows (SP_MIN_LINE), or
+ * SP_RESERVE_UNKNOWN lines when its size is not known (a pipe, a /proc
+ * file), so that a summary's 'entries' sizes no table beyond what the
+ * input can fill (issue 34: a 284-byte file that claimed 2^21 entries
+ * made the tool touch 460 MB before it failed).
+ */
+#define SP_MIN_LINE		32	/* "0\t0\tidle\t0\t0\t0\t-\t<16 hex>\t0x0\t\n" */
+#define SP_RESERVE_UNKNOWN	65536
+static uint64_t reader_room(const struct sp_reader *r)
+{
+	struct stat sb;
+	uint64_t bytes = r->end - r->start;
+
+	if (r->mem)
+		bytes += r->memlen - r->mempos;
+	else if (!fstat(fileno(r->fp), &sb) && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		bytes += (uint64_t)sb.st_size;	/* an upper bound: some was read */
+	else
+		return SP_RESERVE_UNKNOWN;
+	return bytes / SP_MIN_LINE;
 }
 
 void sp_reader_free(struct sp_reader *r)
@@ -194,7 +220,11 @@ static int parse_uint(const char *s, size_t len, uint64_t max, uint64_t *out)
 	uint64_t v = 0;
 	size_t i;
 
-	if (!len)
+	/*
+	 * The kernel prints %u: "0" or no leading zero.  "012" is refused,
+	 * not read as 12 (or as octal by another reader).
+	 */
+	if (!len || (s[0] == '0' && len > 1))
 		return -1;
 	for (i = 0; i < len; i++) {
 		unsigned d = (unsigned char)s[i] - '0';
@@ -420,7 +450,7 @@ static bool is_decimal(const char *s, size_t len)
 	for (i = 0; i < len; i++)
 		if (s[i] < '0' || s[i] > '9')
 			return false;
-	return len > 0;
+	return len > 0 && (s[0] != '0' || len == 1);	/* as parse_uint() */
 }
 
 static bool same(const char *s, size_t len, const char *lit)
@@ -490,9 +520,17 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 	if (i < known) {
 		int64_t *f = (int64_t *)(void *)((char *)&st->sum + summary_names[i].off);
 
+		size_t j;
+
 		if (*f >= 0)
 			return perr(r, err, "summary '%s' given twice",
 				    summary_names[i].name);
+		/* the spec's order; unknown names may come anywhere */
+		for (j = i + 1; j < known; j++)
+			if (*(int64_t *)(void *)((char *)&st->sum + summary_names[j].off) >= 0)
+				return perr(r, err,
+					    "summary '%s' after '%s' (the format's order: enabled, mode, time, kinds, hist, cpus, capacity, used, entries, dropped)",
+					    summary_names[i].name, summary_names[j].name);
 		if (summary_names[i].type == SUM_BOOL && v > 1)
 			return perr(r, err, "summary '%s': expected 0 or 1, got %llu",
 				    summary_names[i].name, (unsigned long long)v);
@@ -625,6 +663,8 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 			    UINT64_MAX, &l.max_ns) ||
 	    parse_hist(r, err, f[F_HIST], flen[F_HIST], &hist, &has_hist))
 		return -1;
+	if (!l.count)	/* the format: "never 0" */
+		return perr(r, err, "count: expected a count above 0 (a line of the format counts at least one call), got '0'");
 	l.hist = has_hist ? &hist : NULL;
 	if (flen[F_ADDR] != 16 || !is_lower_hex(f[F_ADDR], 16))
 		return perr(r, err, "address: expected 16 lowercase hex digits, got '%s'",
@@ -692,8 +732,12 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 		if (rc)
 			break;
 	}
-	if (st->sum.entries > 0)
-		sp_store_reserve(st, (uint64_t)st->sum.entries);
+	if (st->sum.entries > 0) {
+		uint64_t room = reader_room(r);
+
+		sp_store_reserve(st, (uint64_t)st->sum.entries < room ?
+				     (uint64_t)st->sum.entries : room);
+	}
 	if (st->sum.hist == 1)
 		st->has_hist = true;
 

@@ -256,7 +256,12 @@ static void prom_hist_series(FILE *fp, const struct sp_result *r,
 	fprintf(fp, " %llu\n", (unsigned long long)cum);
 }
 
-/* The histogram family: the top N series and 'other', as prom_samples(). */
+/*
+ * The histogram family: the top N series and 'other', as prom_samples(),
+ * but only of the groups that have a histogram: a preempt or cond_resched
+ * row has none, and 28 zero samples would say its calls took no time
+ * (issue 34); 'other' only when a group left out has one.
+ */
 static void prom_histogram(FILE *fp, const struct sp_result *r, char *buf)
 {
 	struct prom_vals *v = sp_xrealloc(NULL, 1, sizeof(*v));
@@ -265,16 +270,18 @@ static void prom_histogram(FILE *fp, const struct sp_result *r, char *buf)
 	prom_family(fp, HIST_NAME, "histogram",
 		    "Off-CPU time of the calls of schedule() since the last reset, in the kernel's log2 buckets (the hist field).");
 	for (i = 0; i < r->nshown; i++) {
+		if (!sp_hist_calls(sp_group_hist(r, &r->groups[i])))
+			continue;
 		memset(v, 0, sizeof(*v));
 		prom_add(v, r, &r->groups[i]);
 		prom_hist_series(fp, r, &r->groups[i], v, buf);
 	}
-	if (r->nshown < r->ngroups) {
-		memset(v, 0, sizeof(*v));
-		for (i = r->nshown; i < r->ngroups; i++)
+	memset(v, 0, sizeof(*v));
+	for (i = r->nshown; i < r->ngroups; i++)
+		if (sp_hist_calls(sp_group_hist(r, &r->groups[i])))
 			prom_add(v, r, &r->groups[i]);
+	if (sp_hist_calls(&v->hist))
 		prom_hist_series(fp, r, NULL, v, buf);
-	}
 	free(v);
 }
 

@@ -20,8 +20,8 @@
  *     times[row]: off-CPU time (total_ns) and longest stretch (max_ns),
  *             allocated when a line carries time (NULL while every line
  *             has 0, as with the time switch off)
- *     hists[row]: log2 histogram of off-CPU time (the 'hist' field),
- *             allocated when a line carries one (NULL otherwise)
+ *     hrecs[], hcounts[]: log2 histograms of off-CPU time (the 'hist'
+ *             field), sparse, for the rows that have one (struct sp_hrec)
  *     deltas[row]: interval mode only, filled by sp_delta()
  *     index:  open-addressing hash (struct sp_keymap) key -> row
  *
@@ -33,8 +33,8 @@
  * in a way that survives a module being loaded at another address.
  *
  * A capture taken with the time (or histogram) switch off costs no more
- * than its counts: times[] (hists[]) stays NULL, which reads as total_ns =
- * max_ns = 0 (no histogram).
+ * than its counts: times[] stays NULL, which reads as total_ns = max_ns =
+ * 0, and rows without a histogram have none stored.
  *
  * Histograms (hist.c): 26 log2 buckets of off-CPU time per row; a view sums
  * them per group (result->hists[group->hist]) and takes its percentiles
@@ -47,7 +47,7 @@
  *
  * (The index holds only a hash and a row number per slot, 8 bytes, and
  * compares keys in rows[]: with a million distinct keys the store takes
- * about 50 MB, and 16 MB more with off-CPU times.)
+ * about 50 MB, and 24 MB more with off-CPU times.)
  *
  * A view (view.c) filters the rows and sums them into groups (by site, by
  * task, ...), then sorts and cuts the result (struct sp_result).  One writer
@@ -90,12 +90,24 @@ enum sp_exit {
 
 void *sp_xrealloc(void *p, size_t nmemb, size_t size);
 char *sp_xstrdup(const char *s);
-uint64_t sp_hash_bytes(const void *p, size_t len);
-uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+/*
+ * A table's hash key, random per table (see util.c): the keys of every
+ * table come from the input, which must not choose their slots.  A zeroed
+ * key is not set; a table sets its own when it first allocates slots.
+ */
+struct sp_hkey {
+	uint64_t k0, k1;
+	bool set;
+};
+void sp_hkey_init(struct sp_hkey *k);
+uint64_t sp_hash_bytes(const struct sp_hkey *k, const void *p, size_t len);
+uint64_t sp_hash_u32x4(const struct sp_hkey *k, uint32_t a, uint32_t b,
+		       uint32_t c, uint32_t d);
 
 /*
  * Display form of untrusted bytes (task names): printable ASCII and valid
- * UTF-8 sequences are kept, the backslash and every other byte become
+ * UTF-8 sequences are kept (but for a byte order mark and the bidi
+ * controls, sp_utf8_hidden()), the backslash and every other byte become
  * "\ooo".  The mapping is one to one and its result is valid UTF-8 with no
  * control character, so every output format can carry it.  SP_ESC_SPACE
  * also escapes the space, SP_ESC_SEMI the ';' (folded stacks).
@@ -107,6 +119,12 @@ uint64_t sp_hash_u32x4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
 #define SP_ESC_KEEP_BACKSLASH	0x4
 /* Length of the valid UTF-8 sequence at s (C1 controls excluded), or 0. */
 size_t sp_utf8_len(const char *s, size_t len);
+/*
+ * The code point of the valid n-byte UTF-8 sequence at s if it is a byte
+ * order mark or a bidirectional control (shown raw, a name could pass for
+ * another), else 0.  The display form escapes them; JSON writes \uXXXX.
+ */
+uint32_t sp_utf8_hidden(const char *s, size_t n);
 /* Returns the length written, NUL-terminated; out must hold 4 * len + 1. */
 size_t sp_escape(char *out, const char *in, size_t len, unsigned flags);
 void sp_fputs_escaped(FILE *fp, const char *in, size_t len, unsigned flags);
@@ -179,6 +197,7 @@ struct sp_keymap {
 	uint32_t *vals;		/* UINT32_MAX marks a free slot */
 	uint32_t cap;		/* power of two, or 0 */
 	uint32_t n;
+	struct sp_hkey hkey;	/* set at the first slot */
 };
 
 void sp_keymap_free(struct sp_keymap *m);
@@ -207,6 +226,7 @@ struct sp_pool {
 	uint32_t n, scap;
 	uint32_t *slots;	/* id + 1, 0 is free */
 	uint32_t nslots;
+	struct sp_hkey hkey;	/* set at the first slot */
 };
 
 void sp_pool_free(struct sp_pool *p);
@@ -256,19 +276,35 @@ struct sp_row {
 	uint32_t comm;		/* id in store->comms */
 	uint32_t sym;		/* id in store->syms */
 	uint64_t count;
+	uint32_t hist;		/* 1 + its record in store->hrecs, 0: none */
 	uint8_t kind;		/* enum sp_kind */
+};
+
+/*
+ * A row's histogram, out of line and sparse: the buckets it holds (bit i:
+ * bucket SP_HIST_MIN + i) and their counts, in bucket order, at
+ * store->hcounts[off].  A row without one costs nothing (its 'hist' field
+ * lives in the padding of struct sp_row), a row with one 8 bytes and 8 a
+ * bucket held, not 208 (issue 34: every row paid 208 bytes, 737 MB for a
+ * diff of two captures of a million lines).
+ */
+struct sp_hrec {
+	uint32_t mask;
+	uint32_t off;
 };
 
 /* Off-CPU time of a row (store->times[], beside rows[]). */
 struct sp_rtime {
 	uint64_t total_ns;	/* sum */
 	uint64_t max_ns;	/* longest single stretch */
+	uint64_t tcount;	/* calls of the lines that carry time (MEAN) */
 };
 
 /* Interval mode: what a row gained since the previous snapshot. */
 struct sp_rdelta {
 	uint64_t count;
 	uint64_t ns;
+	uint64_t tcount;	/* of the calls of lines that carry time */
 };
 
 /* A slot of the row index: 8 bytes, so the index costs little per key. */
@@ -289,11 +325,15 @@ struct sp_store {
 	struct sp_row *rows;
 	struct sp_rtime *times;		/* [rows_cap] or NULL: all zero */
 	struct sp_rdelta *deltas;	/* [nrows] or NULL: see delta.c */
-	struct sp_hist *hists;		/* [rows_cap] or NULL: all empty */
-	struct sp_hist *dhists;		/* [nrows] or NULL: see delta.c */
+	struct sp_hrec *hrecs;		/* the rows' histograms (sp_row.hist) */
+	uint32_t nhrecs, hrecs_cap;
+	uint64_t *hcounts;		/* their buckets' counts */
+	uint64_t *dhcounts;		/* [nhcounts] or NULL: see delta.c */
+	uint32_t nhcounts, hcounts_cap;
 	uint32_t nrows, rows_cap;
 	struct sp_slot *index;	/* rows by key; the keys live in rows[] */
 	uint32_t index_cap;
+	struct sp_hkey hkey;	/* the index's, set at its first slot */
 	uint64_t total;		/* sum of all counts, cannot overflow */
 	uint64_t total_delta;
 	sp_u128 total_ns;	/* sum of all total_ns */
@@ -323,9 +363,9 @@ struct sp_line {
  */
 int sp_store_add(struct sp_store *st, const struct sp_line *l);
 /*
- * Size the tables for n rows up front (the summary says how many follow).
- * The pages are only touched as rows come, so a summary that lies costs
- * address space, not memory; n is capped at SP_RESERVE_MAX.
+ * Size the tables for n rows up front (the summary says how many follow,
+ * capped by what the input can hold: see parse.c), n at most
+ * SP_RESERVE_MAX; they grow as rows come beyond that.
  */
 #define SP_RESERVE_MAX (1u << 21)
 void sp_store_reserve(struct sp_store *st, uint64_t n);
@@ -333,8 +373,17 @@ bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 		   uint32_t comm, uint32_t sym, unsigned kind, uint32_t *row);
 /* The time of row i, zero when the store has none. */
 struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i);
-/* The histogram of row i, NULL when the store has none. */
-const struct sp_hist *sp_row_hist(const struct sp_store *st, uint32_t i);
+/*
+ * Add row i's buckets (with delta, the interval's: see sp_delta()) to *sum;
+ * false when the row has no histogram.  sp_row_hist() fills *h with them
+ * alone.
+ */
+bool sp_row_hist_add(const struct sp_store *st, uint32_t i, bool delta,
+		     struct sp_hist *sum);
+bool sp_row_hist(const struct sp_store *st, uint32_t i, bool delta,
+		 struct sp_hist *h);
+/* Interval mode: take prev's buckets *h off row i's interval buckets. */
+void sp_row_hist_sub(struct sp_store *st, uint32_t i, const struct sp_hist *h);
 
 /* ---- parse.c ---------------------------------------------------------- */
 
@@ -646,7 +695,17 @@ struct sp_out {
 	unsigned long sample;	/* top: 1, 2, ...; 0 outside top */
 	const char *reset_msg;	/* top: counters went back in this sample */
 	bool header_done;	/* CSV: header printed once per stream */
+	/*
+	 * Interval mode: where the interval of the rates comes from, said in
+	 * the table's head and the JSON: SP_IVL_OPTION (-i), SP_IVL_MTIME
+	 * (diff: the files' modification times), SP_IVL_READS (top: the time
+	 * measured between two reads), or NULL (unknown: no rate).
+	 */
+	const char *interval_from;
 };
+#define SP_IVL_OPTION	"option"
+#define SP_IVL_MTIME	"mtime"
+#define SP_IVL_READS	"reads"
 
 void sp_table_result(struct sp_out *out, const struct sp_result *r);
 void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m);

@@ -21,14 +21,14 @@ void sp_keymap_free(struct sp_keymap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static uint32_t key_hash(const struct sp_key *k)
+static uint32_t key_hash(const struct sp_keymap *m, const struct sp_key *k)
 {
-	return (uint32_t)sp_hash_u32x4(k->a, k->b, k->c, k->d);
+	return (uint32_t)sp_hash_u32x4(&m->hkey, k->a, k->b, k->c, k->d);
 }
 
 static uint32_t key_slot(const struct sp_keymap *m, const struct sp_key *k)
 {
-	return key_hash(k) & (m->cap - 1);
+	return key_hash(m, k) & (m->cap - 1);
 }
 
 static bool key_eq(const struct sp_key *x, const struct sp_key *y)
@@ -47,6 +47,8 @@ static void keymap_grow(struct sp_keymap *m)
 		exit(SP_EXIT_ERROR);
 	}
 	cap = m->cap ? m->cap * 2 : 64;
+	if (!m->hkey.set)
+		sp_hkey_init(&m->hkey);
 	keys = sp_xrealloc(NULL, cap, sizeof(*keys));
 	vals = sp_xrealloc(NULL, cap, sizeof(*vals));
 	memset(vals, 0xff, (size_t)cap * sizeof(*vals));
@@ -55,7 +57,7 @@ static void keymap_grow(struct sp_keymap *m)
 
 		if (m->vals[i] == SP_EMPTY)
 			continue;
-		s = key_hash(&m->keys[i]) & (cap - 1);
+		s = key_hash(m, &m->keys[i]) & (cap - 1);
 		while (vals[s] != SP_EMPTY)
 			s = (s + 1) & (cap - 1);
 		keys[s] = m->keys[i];
@@ -124,6 +126,8 @@ static void pool_grow_slots(struct sp_pool *p)
 		exit(SP_EXIT_ERROR);
 	}
 	ncap = p->nslots ? p->nslots * 2 : 64;
+	if (!p->hkey.set)
+		sp_hkey_init(&p->hkey);
 	slots = sp_xrealloc(NULL, ncap, sizeof(*slots));
 	memset(slots, 0, (size_t)ncap * sizeof(*slots));
 	for (i = 0; i < p->n; i++) {
@@ -163,7 +167,8 @@ bool sp_pool_find(const struct sp_pool *p, const char *s, size_t len,
 
 	if (!p->nslots || len > UINT32_MAX)
 		return false;
-	if (!pool_lookup(p, s, len, (uint32_t)sp_hash_bytes(s, len), &slot))
+	if (!pool_lookup(p, s, len, (uint32_t)sp_hash_bytes(&p->hkey, s, len),
+			 &slot))
 		return false;
 	*id = p->slots[slot] - 1;
 	return true;
@@ -172,8 +177,7 @@ bool sp_pool_find(const struct sp_pool *p, const char *s, size_t len,
 uint32_t sp_pool_intern(struct sp_pool *p, const char *s, size_t len,
 			bool *added)
 {
-	uint32_t h = (uint32_t)sp_hash_bytes(s, len);
-	uint32_t slot;
+	uint32_t h, slot;
 	struct sp_pstr *e;
 
 	if (len >= UINT32_MAX) {
@@ -186,6 +190,7 @@ uint32_t sp_pool_intern(struct sp_pool *p, const char *s, size_t len,
 	}
 	if (2 * (p->n + 1) > p->nslots)
 		pool_grow_slots(p);
+	h = (uint32_t)sp_hash_bytes(&p->hkey, s, len);	/* keyed from here */
 	if (pool_lookup(p, s, len, h, &slot)) {
 		if (added)
 			*added = false;
@@ -242,8 +247,9 @@ void sp_store_free(struct sp_store *st)
 	free(st->rows);
 	free(st->times);
 	free(st->deltas);
-	free(st->hists);
-	free(st->dhists);
+	free(st->hrecs);
+	free(st->hcounts);
+	free(st->dhcounts);
 	free(st->index);
 	memset(st, 0, sizeof(*st));
 }
@@ -254,9 +260,9 @@ struct row_key {
 	unsigned kind;
 };
 
-static uint32_t row_hash(const struct row_key *k)
+static uint32_t row_hash(const struct sp_store *st, const struct row_key *k)
 {
-	return (uint32_t)sp_hash_u32x4(k->pid, k->tgid, k->comm,
+	return (uint32_t)sp_hash_u32x4(&st->hkey, k->pid, k->tgid, k->comm,
 				       k->sym ^ (k->kind << 27));
 }
 
@@ -285,6 +291,9 @@ static void index_resize(struct sp_store *st, uint32_t cap)
 	uint32_t i, mask = cap - 1;
 	struct sp_slot *n = calloc(cap, sizeof(*n));
 
+	if (!st->hkey.set)
+		sp_hkey_init(&st->hkey);
+
 	if (!n) {
 		fputs("schedpoints: out of memory\n", stderr);
 		exit(SP_EXIT_ERROR);
@@ -303,27 +312,127 @@ static void index_resize(struct sp_store *st, uint32_t cap)
 	st->index_cap = cap;
 }
 
-/* rows[] (and times[], hists[] when there are) for cap rows. */
+/* rows[] (and times[] when there are) for cap rows. */
 static void rows_resize(struct sp_store *st, uint32_t cap)
 {
 	st->rows = sp_xrealloc(st->rows, cap, sizeof(*st->rows));
 	if (st->times)
 		st->times = sp_xrealloc(st->times, cap, sizeof(*st->times));
-	if (st->hists)
-		st->hists = sp_xrealloc(st->hists, cap, sizeof(*st->hists));
 	st->rows_cap = cap;
 }
 
 struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i)
 {
-	struct sp_rtime none = { 0, 0 };
+	struct sp_rtime none = { 0, 0, 0 };
 
 	return st->times ? st->times[i] : none;
 }
 
-const struct sp_hist *sp_row_hist(const struct sp_store *st, uint32_t i)
+bool sp_row_hist_add(const struct sp_store *st, uint32_t i, bool delta,
+		     struct sp_hist *sum)
 {
-	return st->hists ? &st->hists[i] : NULL;
+	const struct sp_hrec *hr;
+	const uint64_t *c;
+	uint32_t m;
+
+	c = delta ? st->dhcounts : st->hcounts;
+	if (!st->rows[i].hist || !c)	/* none, or no interval computed */
+		return false;
+	hr = &st->hrecs[st->rows[i].hist - 1];
+	c += hr->off;
+	for (m = hr->mask; m; m &= m - 1)
+		sum->n[__builtin_ctz(m)] += *c++;
+	return true;
+}
+
+bool sp_row_hist(const struct sp_store *st, uint32_t i, bool delta,
+		 struct sp_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	return sp_row_hist_add(st, i, delta, h);
+}
+
+void sp_row_hist_sub(struct sp_store *st, uint32_t i, const struct sp_hist *h)
+{
+	const struct sp_hrec *hr;
+	uint64_t *c;
+	uint32_t m;
+
+	if (!st->rows[i].hist || !st->dhcounts)
+		return;
+	hr = &st->hrecs[st->rows[i].hist - 1];
+	c = st->dhcounts + hr->off;
+	for (m = hr->mask; m; m &= m - 1)
+		*c++ -= h->n[__builtin_ctz(m)];
+}
+
+/* Room for n more counts in hcounts[]; returns where they go. */
+static uint32_t hcounts_take(struct sp_store *st, uint32_t n)
+{
+	uint32_t off = st->nhcounts;
+
+	if (n > UINT32_MAX - st->nhcounts) {
+		fputs("schedpoints: too many histogram buckets\n", stderr);
+		exit(SP_EXIT_ERROR);
+	}
+	while (st->nhcounts + n > st->hcounts_cap) {
+		st->hcounts_cap = st->hcounts_cap > UINT32_MAX / 2 ? UINT32_MAX :
+				  st->hcounts_cap ? st->hcounts_cap * 2 : 1024;
+		st->hcounts = sp_xrealloc(st->hcounts, st->hcounts_cap,
+					  sizeof(*st->hcounts));
+	}
+	st->nhcounts += n;
+	return off;
+}
+
+/* The buckets of *h that hold calls, as a mask. */
+static uint32_t hist_mask(const struct sp_hist *h)
+{
+	uint32_t m = 0;
+	unsigned b;
+
+	for (b = 0; b < SP_HIST_N; b++)
+		if (h->n[b])
+			m |= 1u << b;
+	return m;
+}
+
+/*
+ * Add a line's histogram to row ri.  Buckets it already holds are added in
+ * place; a new bucket moves the row's counts to the end of hcounts[] (rare:
+ * two lines of one key), leaving the old ones unused.
+ */
+static void row_hist_add(struct sp_store *st, uint32_t ri,
+			 const struct sp_hist *h)
+{
+	struct sp_hist sum;
+	struct sp_hrec *hr;
+	uint32_t m;
+	uint64_t *c;
+
+	if (!st->rows[ri].hist) {
+		if (st->nhrecs == st->hrecs_cap) {
+			st->hrecs_cap = st->hrecs_cap ? st->hrecs_cap * 2 : 1024;
+			st->hrecs = sp_xrealloc(st->hrecs, st->hrecs_cap,
+						sizeof(*st->hrecs));
+		}
+		st->hrecs[st->nhrecs] = (struct sp_hrec){ 0, st->nhcounts };
+		st->rows[ri].hist = ++st->nhrecs;
+	}
+	hr = &st->hrecs[st->rows[ri].hist - 1];
+	sp_row_hist(st, ri, false, &sum);
+	for (m = 0; m < SP_HIST_N; m++)
+		sum.n[m] += h->n[m];	/* below 2^64: see sp_store_add() */
+	m = hist_mask(&sum);
+	if (m != hr->mask) {
+		hr->off = hcounts_take(st, (uint32_t)__builtin_popcount(m));
+		hr->mask = m;
+	}
+	if (!m)		/* no calls: nothing to store (and maybe no array) */
+		return;
+	c = st->hcounts + hr->off;
+	for (; m; m &= m - 1)
+		*c++ = sum.n[__builtin_ctz(m)];
 }
 
 /* A side array of cap elements of size bytes, zero for the n rows so far. */
@@ -366,7 +475,7 @@ bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 
 	if (!st->index_cap)
 		return false;
-	s = index_slot(st, row_hash(&k), &k);
+	s = index_slot(st, row_hash(st, &k), &k);
 	if (!st->index[s].row)
 		return false;
 	*row = st->index[s].row - 1;
@@ -407,12 +516,10 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 		st->total_hist += (uint64_t)calls;
 		st->has_hist = true;
 	}
-	/* the first line with time (a histogram): times[] (hists[]) from now on */
+	/* the first line with time: times[] from now on */
 	if ((l->total_ns || l->max_ns) && !st->times)
 		st->times = side_array(st->rows_cap, sizeof(*st->times));
-	if (l->hist && !st->hists)
-		st->hists = side_array(st->rows_cap, sizeof(*st->hists));
-	h = row_hash(&k);
+	h = row_hash(st, &k);
 	s = index_slot(st, h, &k);
 	if (st->index[s].row) {
 		/* same tool key twice: see the overview in schedpoints.h */
@@ -424,15 +531,13 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			if (l->total_ns > UINT64_MAX - t->total_ns)
 				return SP_ADD_TIME_OVERFLOW;
 			t->total_ns += l->total_ns;
+			if (l->total_ns)	/* per line: see MEAN in README.md */
+				t->tcount += l->count;
 			if (l->max_ns > t->max_ns)
 				t->max_ns = l->max_ns;
 		}
-		if (l->hist) {
-			unsigned b;
-
-			for (b = 0; b < SP_HIST_N; b++)
-				st->hists[ri].n[b] += l->hist->n[b];
-		}
+		if (l->hist)
+			row_hist_add(st, ri, l->hist);
 		st->rows[ri].count += l->count;
 	} else {
 		if (st->nrows == st->rows_cap)
@@ -442,11 +547,11 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			.sym = k.sym, .count = l->count, .kind = (uint8_t)l->kind,
 		};
 		if (st->times)
-			st->times[st->nrows] = (struct sp_rtime){ l->total_ns, l->max_ns };
-		if (st->hists && l->hist)
-			st->hists[st->nrows] = *l->hist;
-		else if (st->hists)
-			memset(&st->hists[st->nrows], 0, sizeof(*st->hists));
+			st->times[st->nrows] = (struct sp_rtime){
+				l->total_ns, l->max_ns, l->total_ns ? l->count : 0,
+			};
+		if (l->hist)
+			row_hist_add(st, st->nrows, l->hist);
 		st->index[s].hash = h;
 		st->index[s].row = ++st->nrows;
 	}

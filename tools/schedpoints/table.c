@@ -112,10 +112,15 @@ static void print_source(struct sp_out *out, const struct sp_result *r)
 			fprintf(out->fp, "  mode %s", sp_mode_name(s->mode));
 	}
 	if (r->delta) {
+		const char *from = out->interval_from;
+
 		if (r->interval > 0)
-			fprintf(out->fp, "  interval %.2f s", r->interval);
+			fprintf(out->fp, "  interval %.2f s (%s)", r->interval,
+				!from ? "?" :
+				!strcmp(from, SP_IVL_MTIME) ? "from the files' modification times, -i sets it" :
+				!strcmp(from, SP_IVL_READS) ? "measured between reads" : "-i");
 		else
-			fputs("  interval unknown", out->fp);
+			fputs("  interval unknown (-i sets it)", out->fp);
 	}
 	fputc('\n', out->fp);
 	if (s->dropped > 0)

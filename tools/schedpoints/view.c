@@ -210,6 +210,15 @@ static bool glob_any(char *const *globs, size_t n, const char *s)
 	return false;
 }
 
+/* Calls in row i's histogram (the interval's in interval mode). */
+static uint64_t row_hist_calls(const struct sp_store *st, uint32_t i,
+			       bool delta)
+{
+	struct sp_hist h;
+
+	return sp_row_hist(st, i, delta, &h) ? sp_hist_calls(&h) : 0;
+}
+
 static bool u32_any(const uint32_t *v, size_t n, uint32_t x)
 {
 	size_t i;
@@ -489,7 +498,6 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 
 	static const struct sp_rtime no_time;
 	static const struct sp_rdelta no_delta;
-	const struct sp_hist *hists = r->delta ? st->dhists : st->hists;
 
 	for (i = 0; i < st->nrows; i++) {
 		const struct sp_row *row = &st->rows[i];
@@ -511,8 +519,7 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		if (o->view == SP_VIEW_TASK && row->pid != o->task_pid)
 			continue;
 		/* hist: the rows that have one (preempt and yield may not) */
-		if (o->view == SP_VIEW_HIST &&
-		    (!hists || !sp_hist_calls(&hists[i])))
+		if (o->view == SP_VIEW_HIST && !row_hist_calls(st, i, r->delta))
 			continue;
 		if (by_kind)
 			site = sel->kindgrp[row->kind];
@@ -535,19 +542,19 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		g->delta += d->count;
 		g->total_ns += t->total_ns;
 		g->delta_ns += d->ns;
-		if (t->total_ns)
-			g->tcount += row->count;
+		/*
+		 * MEAN: over the calls of the lines that carry time, line by
+		 * line (a row of two lines, one timed, one counted while time
+		 * was off, divides by the timed line's calls only); in an
+		 * interval, of the rows whose time moved.
+		 */
+		g->tcount += t->tcount;
 		if (d->ns)
-			g->tdelta += d->count;
+			g->tdelta += d->tcount;
 		if (t->max_ns > g->max_ns)
 			g->max_ns = t->max_ns;
-		if (r->hist && hists) {
-			struct sp_hist *h = &r->hists[g->hist];
-			unsigned b;
-
-			for (b = 0; b < SP_HIST_N; b++)
-				h->n[b] += hists[i].n[b];
-		}
+		if (r->hist)
+			sp_row_hist_add(st, i, r->delta, &r->hists[g->hist]);
 		active = !r->delta || d->count || d->ns;
 		if (!active)
 			continue;
@@ -654,6 +661,31 @@ static int cmp_pct(const struct sp_result *r, unsigned pct,
 	return cmp_u64_desc(pa, pb);
 }
 
+/*
+ * A row without a value for the key (a mean with no timed call, a
+ * percentile with no histogram) sorts last, with -r too, as the man page
+ * says: -r reverses the order of values, and "none" is not a value (issue
+ * 34: -r put them first).
+ */
+static int cmp_absent(const struct sp_result *r, enum sp_sort key,
+		      const struct sp_group *a, const struct sp_group *b)
+{
+	sp_u128 m;
+	uint64_t p;
+	bool ha, hb;
+
+	if (key == SP_SORT_MEAN) {
+		ha = sp_group_mean(r, a, &m);
+		hb = sp_group_mean(r, b, &m);
+	} else if (sort_pct(key)) {
+		ha = sp_group_percentile(r, a, sort_pct(key), &p);
+		hb = sp_group_percentile(r, b, sort_pct(key), &p);
+	} else {
+		return 0;
+	}
+	return ha == hb ? 0 : ha ? -1 : 1;
+}
+
 static int cmp_key(const struct sp_result *r, enum sp_sort key,
 		   const struct sp_group *a, const struct sp_group *b)
 {
@@ -703,10 +735,12 @@ static int cmp_groups(const void *pa, const void *pb, void *pctx)
 	size_t i;
 	int c = 0;
 
-	for (i = 0; i < ctx->nkeys && !c; i++)
-		c = cmp_key(r, ctx->keys[i], a, b);
-	if (ctx->reverse)
-		c = -c;
+	for (i = 0; i < ctx->nkeys && !c; i++) {
+		c = cmp_absent(r, ctx->keys[i], a, b);	/* not reversed */
+		if (!c)
+			c = ctx->reverse ? -cmp_key(r, ctx->keys[i], a, b) :
+					   cmp_key(r, ctx->keys[i], a, b);
+	}
 	/* ties: the value, the other measure, then the labels */
 	if (!c)
 		c = cmp_u128_desc(sp_group_value(r, a), sp_group_value(r, b));
@@ -904,11 +938,16 @@ static bool radix_key(const struct sp_result *r, const struct sort_ctx *ctx,
 		v = g->pid;
 	else if (key == SP_SORT_TGID)
 		v = g->tgid;
-	else if (key == SP_SORT_MEAN) {	/* groups without a mean last */
-		v = sp_group_mean(r, g, &mean) ? mean + 1 : 0;
-		higher_first = true;
-	} else if (sort_pct(key)) {	/* as cmp_pct() */
-		v = sp_group_percentile(r, g, sort_pct(key), &p) ? (sp_u128)p + 1 : 0;
+	else if (key == SP_SORT_MEAN || sort_pct(key)) {
+		/* without one: last, -r or not (as cmp_absent()) */
+		bool has = key == SP_SORT_MEAN ? sp_group_mean(r, g, &mean) :
+			   sp_group_percentile(r, g, sort_pct(key), &p);
+
+		if (!has) {
+			*out = UINT64_MAX;	/* a tie with ~0: cmp_groups() */
+			return true;
+		}
+		v = key == SP_SORT_MEAN ? mean : p;
 		higher_first = true;
 	} else {
 		higher_first = fast_key(r, key, g, &v);
@@ -1070,8 +1109,7 @@ size_t sp_rows_limit(const struct sp_opts *o)
 		return o->top;
 	if (o->buckets && o->format == SP_FMT_SVG)	/* heatmap --buckets */
 		return SP_MATRIX_TOP;
-	if (o->view == SP_VIEW_MATRIX && o->format != SP_FMT_FOLDED &&
-	    o->format != SP_FMT_PROM)
+	if (o->view == SP_VIEW_MATRIX && o->format != SP_FMT_PROM)
 		return SP_MATRIX_TOP;
 	return o->format == SP_FMT_PROM ? SP_PROM_TOP : 0;
 }
@@ -1083,6 +1121,31 @@ size_t sp_columns_limit(const struct sp_opts *o)
 	return o->top_given ? o->top : SP_MATRIX_TOP;
 }
 
+/*
+ * The folded matrix: a group per cell of the rows and columns the matrix
+ * shows (40 x 40 without -n, N x N with it, every cell with -n 0), sorted
+ * as rows are.  It wrote every cell of the capture before (issue 34: a
+ * million lines for a million-line capture, not the 40 x 40 the man page
+ * says).  The cells take the site names of the columns with them.
+ */
+static void matrix_cells_build(struct sp_result *r, const struct sp_store *st,
+			       const struct sp_opts *o, bool delta,
+			       double interval)
+{
+	enum sp_sort keys[SP_MAX_SORT];
+	struct sp_matrix m;
+	size_t nkeys;
+
+	sp_matrix_build(&m, st, o, delta, interval);
+	*r = m.cells;
+	r->sites = m.sites.sites;
+	memset(&m.cells, 0, sizeof(m.cells));
+	memset(&m.sites.sites, 0, sizeof(m.sites.sites));
+	sp_matrix_free(&m);
+	nkeys = sort_keys(o, keys);
+	finish(r, keys, nkeys, 0);
+}
+
 void sp_view_build(struct sp_result *r, const struct sp_store *st,
 		   const struct sp_opts *o, bool delta, double interval)
 {
@@ -1090,6 +1153,10 @@ void sp_view_build(struct sp_result *r, const struct sp_store *st,
 	struct selection sel;
 	size_t nkeys;
 
+	if (o->view == SP_VIEW_MATRIX && o->format == SP_FMT_FOLDED) {
+		matrix_cells_build(r, st, o, delta, interval);
+		return;
+	}
 	result_init(r, st, o, delta, interval);
 	r->keys = with_kind(o, sp_view_keys(o));
 	select_rows(&sel, &r->sites, st, o);

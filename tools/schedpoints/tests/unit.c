@@ -402,7 +402,7 @@ static void test_parse_summary(void)
 		"sched_points version 1\nenabled 1\nmode effective\ntime 0\nkinds 1\n"
 		"hist 0\n" HEADER
 		"1\t1\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tx\n"
-		"1\t1\tcond_resched\t0\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n"
+		"1\t1\tcond_resched\t2\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n"
 		"sched_points version 3\nenabled 1\n" HEADER;
 	struct sp_reader r;
 	struct sp_store st;
@@ -414,7 +414,7 @@ static void test_parse_summary(void)
 	ok = sp_parse_snapshot(&r, &st, true, &err) == 1 &&
 	     st.sum.mode == SP_MODE_EFFECTIVE && st.sum.time == 0 &&
 	     st.sum.kinds == 1 && st.sum.hist == 0 && !st.has_hist &&
-	     st.nrows == 2 && st.total == 5 && st.total_ns == 100 &&
+	     st.nrows == 2 && st.total == 7 && st.total_ns == 100 &&
 	     st.rows[0].kind == SP_KIND_SLEEP && st.times[0].max_ns == 60 &&
 	     st.rows[1].kind == SP_KIND_COND_RESCHED;
 	result("parse: mode a word, switches, kinds and times", ok, err.msg);
