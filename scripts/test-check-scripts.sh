@@ -6,7 +6,7 @@
 #    "# manifest: VARIANT" names the variant of that directory's manifest,
 #    "# expect-stderr: LINE" a line its stderr must hold);
 #  - scan-splats.sh on each line of scripts/tests/splats/reports.txt (each
-#    must be flagged) and on clean.txt (nothing may be);
+#    must make it exit exactly 1), on clean.txt (exactly 0) and a missing log (2);
 #  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
 #    text is new, moved lines are not);
 #  - selftests/manifest names every TEST of the suite, for the main kernel,
@@ -39,19 +39,36 @@ for f in "$t"/count-tap/*.tap; do
 	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "count-tap.py $(basename "$f"): $want"
 done
 
+# scan STATUS ARGS...: scan-splats.sh ARGS exits with exactly STATUS (1: a
+# report, 0: clean, 2: it could not scan); its output goes to $tmp/scan.out.
+scan() {
+	local want=$1 got=0
+	shift
+	"$REPO/scripts/scan-splats.sh" "$@" >"$tmp/scan.out" 2>&1 || got=$?
+	[ "$got" = "$want" ] || { echo "# scan-splats.sh $*: exit $got, want $want"; return 1; }
+}
 missed=0 lines=0
 while IFS= read -r line; do
 	[[ $line == \#* ]] && continue
 	lines=$((lines + 1))
 	printf '%s\n' "$line" >"$tmp/one.log"
-	if "$REPO/scripts/scan-splats.sh" "$tmp/one.log" >/dev/null; then
+	if ! { scan 1 "$tmp/one.log" && grep -qF -- "$tmp/one.log:1:" "$tmp/scan.out"; }; then
 		echo "# not flagged: $line"
 		missed=$((missed + 1))
 	fi
 done <"$t/splats/reports.txt"
-tap_result "$missed" "scan-splats.sh flags each of $lines report lines"
-out=$("$REPO/scripts/scan-splats.sh" "$t/splats/clean.txt") || tap_comment <<<"$out"
-tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "scan-splats.sh passes a clean log"
+tap_result "$missed" "scan-splats.sh flags each of $lines report lines (exit 1, FILE:LINE: printed)"
+dirty=0
+if ! { scan 0 "$t/splats/clean.txt" && [ ! -s "$tmp/scan.out" ]; }; then
+	tap_comment <"$tmp/scan.out"
+	dirty=1
+fi
+tap_result "$dirty" "scan-splats.sh passes a clean log (exit 0, nothing printed)"
+# A report in the second of two logs, and a log that is not there.
+tap_result "$(scan 1 "$t/splats/clean.txt" "$tmp/one.log" && echo 0 || echo 1)" \
+	"scan-splats.sh flags a report in the second of two logs (exit 1)"
+tap_result "$(scan 2 "$tmp/no-such.log" && echo 0 || echo 1)" \
+	"scan-splats.sh cannot scan a log that is not there (exit 2)"
 
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
