@@ -70,6 +70,94 @@ tap_result "$(scan 1 "$t/splats/clean.txt" "$tmp/one.log" && echo 0 || echo 1)" 
 tap_result "$(scan 2 "$tmp/no-such.log" && echo 0 || echo 1)" \
 	"scan-splats.sh cannot scan a log that is not there (exit 2)"
 
+# check-taint.sh on synthetic consoles (serial lines end in \r): only the
+# expected flags pass, and a console without the marker fails.
+taint_case() { # WANT-STATUS CONSOLE-TEXT DESCRIPTION
+	local got=0
+	printf '%b' "$2" >"$tmp/taint.log"
+	"$REPO/scripts/check-taint.sh" "$tmp/taint.log" >"$tmp/taint.out" 2>&1 || got=$?
+	[ "$got" = "$1" ] || { echo "# check-taint.sh: exit $got, want $1"; tap_comment <"$tmp/taint.out"; }
+	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "check-taint.sh: $3"
+}
+taint_case 0 'boot\r\nsp-tainted: 0\r\n' "an untainted kernel passes"
+taint_case 0 'sp-tainted: 266240\r\n' "O (the test module) and N (KUnit) are expected"
+taint_case 1 'sp-tainted: 4608\r\n' "W (a WARN) beside O fails"
+taint_case 1 'sp-tainted: 16384\n' "L (a soft lockup) fails"
+taint_case 1 'sp-tainted: 0\nsp-tainted: 128\n' "the last marker counts: D (an oops) fails"
+taint_case 1 'boot\r\nrc=0\r\n' "a console without the marker fails"
+tap_result "$(grep -qE '^echo "sp-tainted: \$\(cat /proc/sys/kernel/tainted\)" >/dev/console$' \
+	"$REPO/scripts/guest/init" && echo 0 || echo 1)" "guest/init prints the taint marker that check-taint.sh reads"
+
+# run-guest.sh against a fake QEMU: $tmp/qemu/boot-N/ says what boot N
+# does: console.txt goes to the console, share/ to the 9p share, and a
+# file "stall" makes it wait, never reaching init (so that run-guest.sh
+# boots again after SP_BOOT_LIMIT).
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/qemu-system-x86_64" <<'FAKE'
+#!/usr/bin/env bash
+set -euo pipefail
+while [ $# -gt 0 ]; do
+	case $1 in
+	-serial) console=${2#file:}; shift ;;
+	-virtfs) share=${2#local,path=}; share=${share%%,*}; shift ;;
+	esac
+	shift
+done
+n=$(($(cat "$FAKE_QEMU/boots" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$FAKE_QEMU/boots"
+boot=$FAKE_QEMU/boot-$n
+cp "$boot/console.txt" "$console"
+[ ! -d "$boot/share" ] || cp -r "$boot/share/." "$share/"
+[ ! -e "$boot/stall" ] || exec sleep 60
+exit 1 # isa-debug-exit with status 0
+FAKE
+chmod +x "$tmp/bin/qemu-system-x86_64"
+: >"$tmp/bzImage"
+: >"$tmp/initrd"
+# fake_boot N CONSOLE-TEXT [stall|TAINT]: what boot N does; a boot that
+# does not stall reaches the end of init, with taint flags TAINT.
+fake_boot() {
+	local b=$tmp/qemu/boot-$1
+	mkdir -p "$b"
+	printf '%b' "$2" >"$b/console.txt"
+	if [ "${3:-0}" = stall ]; then
+		touch "$b/stall"
+		return
+	fi
+	mkdir -p "$b/share"
+	printf 'ok 1 fake\n1..1\n' >"$b/share/tap.txt"
+	printf 'Linux version 6.12\n' >"$b/share/dmesg.txt"
+	echo rc=0 >"$b/share/verdict"
+	printf 'sp-tainted: %s\r\n' "${3:-0}" >>"$b/console.txt"
+}
+# guest_case WANT-STATUS DESCRIPTION: run-guest.sh check on the fake boots
+# set up by fake_boot; its exit status must be WANT-STATUS (0 or 1).
+guest_case() {
+	local got=0
+	PATH=$tmp/bin:$PATH FAKE_QEMU=$tmp/qemu SP_KERNEL=$tmp/bzImage SP_INITRD=$tmp/initrd \
+		SP_OUT=$tmp/guest SP_BOOT_LIMIT=1 SP_INJECT='' SP_APPEND='' SP_ACCEL='' \
+		"$REPO/scripts/run-guest.sh" check >"$tmp/guest.out" 2>&1 || got=$?
+	[ "$got" = "$1" ] || { echo "# run-guest.sh: exit $got, want $1"; tap_comment <"$tmp/guest.out"; }
+	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "run-guest.sh (fake QEMU): $2"
+	rm -rf "$tmp/qemu"
+}
+fake_boot 1 'Linux version 6.12\r\nRun /init as init process\r\n' 4096
+guest_case 0 "a clean run with the test module loaded passes"
+fake_boot 1 'Linux version 6.12\r\n' stall
+fake_boot 2 'Linux version 6.12\r\nRun /init as init process\r\n'
+guest_case 0 "a clean stalled first boot, then a good one, passes"
+fake_boot 1 'Linux version 6.12\r
+rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\r
+watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [swapper/0:1]\r
+BUG: KASAN: slab-use-after-free in acpi_ps_parse_loop+0x1c/0x2a0\r\n' stall
+fake_boot 2 'Linux version 6.12\r\nRun /init as init process\r\n'
+guest_case 1 "splats in a stalled first boot's console fail the run"
+fake_boot 1 'Linux version 6.12\r\n' 4608
+guest_case 1 "an unexpected taint flag (W) fails the run"
+fake_boot 1 'Linux version 6.12\r\n'
+sed -i '/sp-tainted/d' "$tmp/qemu/boot-1/console.txt"
+guest_case 1 "a console without the taint marker fails the run"
+
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
 tap_result "$([ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"wrong count at exit" ]] && echo 0 || echo 1)" \
