@@ -158,6 +158,33 @@ fake_boot 1 'Linux version 6.12\r\n'
 sed -i '/sp-tainted/d' "$tmp/qemu/boot-1/console.txt"
 guest_case 1 "a console without the taint marker fails the run"
 
+# .ci/run: make check with none of the variables that shrink the run,
+# each named on stderr. A fake make records its arguments, directory and
+# environment.
+mkdir -p "$tmp/ci/.ci" "$tmp/cibin"
+cp "$REPO/.ci/run" "$tmp/ci/.ci/run"
+cat >"$tmp/cibin/make" <<'FAKE'
+#!/usr/bin/env bash
+{ echo "args: $*"; echo "dir: $PWD"; env; } >"$(dirname "$0")/../ci.out"
+FAKE
+chmod +x "$tmp/cibin/make"
+shrinking=(SP_VARIANTS=main SP_HOST_TESTS=0 SP_INJECT=fail SP_ACCEL=kvm SP_APPEND=sp.tests=stress
+	SP_TIMEOUT=1 SP_QEMU_ARGS=-S RESULT_CACHE=/tmp/planted FUZZ_SHORT=1 ASAN_OPTIONS=detect_leaks=0
+	UBSAN_OPTIONS=halt_on_error=0 LSAN_OPTIONS=exitcode=0 KCFLAGS=-w KCPPFLAGS=-w CFLAGS_KERNEL=-w
+	KBUILD_MODPOST_WARN=1 MAKEFLAGS=-i VARIANT=debug TREE=/tmp/other)
+ci_err=$(env "${shrinking[@]}" PATH="$tmp/cibin:$PATH" \
+	"$tmp/ci/.ci/run" 2>&1) || true
+leaked=
+for v in "${shrinking[@]}"; do
+	grep -qx -- "$v" "$tmp/ci.out" 2>/dev/null && leaked+=" ${v%%=*}"
+	grep -q -- " ${v%%=*}\( \|$\)" <<<"$ci_err" || leaked+=" ${v%%=*}(not named)"
+done
+grep -qx "args: check" "$tmp/ci.out" 2>/dev/null && grep -qx "dir: $tmp/ci" "$tmp/ci.out" ||
+	leaked+=" (make check was not run at the top)"
+[ -z "$leaked" ] || echo "# .ci/run passed on:$leaked"
+tap_result "$([ -z "$leaked" ] && echo 0 || echo 1)" \
+	".ci/run: make check without SP_VARIANTS, SP_HOST_TESTS, RESULT_CACHE, KCFLAGS, MAKEFLAGS... (each named)"
+
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
 tap_result "$([ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"wrong count at exit" ]] && echo 0 || echo 1)" \
