@@ -34,7 +34,7 @@ check() {
 for tool in codespell shellcheck cppcheck clang-tidy; do
 	command -v "$tool" >/dev/null || die "$tool is missing (scripts/install-deps.sh)"
 done
-tools=$({ toolchain_id; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
+tools=$({ toolchain_id; script_id "$0" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
 
 # checkpatch without a dictionary says so and checks no spelling: name it.
 dictionary=$(/usr/bin/python3 -c 'import codespell_lib, os
@@ -46,6 +46,9 @@ checkpatch() {
 		--quiet --no-tree "$(realpath "$1")"
 }
 checkpatch_id=$(cd "$TREE/scripts" && script_id checkpatch.pl spelling.txt const_structs.checkpatch "$dictionary")
+# checkpatch reads a .checkpatch.conf from where it runs (here), $HOME or
+# .scripts, whose --ignore options change what it reports.
+checkpatch_id+=$(checkpatch_conf_id | result_key)
 for p in "$REPO"/patches/*.patch; do
 	check "checkpatch --strict $(basename "$p")" \
 		"$(result_key <"$p")$tools$checkpatch_id" checkpatch "$p"

@@ -7,6 +7,16 @@
 #    "# expect-stderr: LINE" a line its stderr must hold);
 #  - scan-splats.sh on each line of scripts/tests/splats/reports.txt (each
 #    must make it exit exactly 1), on clean.txt (exactly 0) and a missing log (2);
+#  - check-taint.sh on synthetic consoles, and run-guest.sh against a fake
+#    QEMU (a stalled first boot's splats, an unexpected taint, no marker);
+#  - .ci/run against a fake make: none of the variables that shrink the run
+#    reach it;
+#  - build-kernel.sh, rt-build-check.sh and bisect-check.sh on a fake
+#    kernel tree with a fake kbuild (scripts/tests/kbuild/make): planted
+#    header, objtool, modpost and linker warnings fail, and fail again on
+#    the next run; a cached pass is not replayed for another tree on disk
+#    or another KCFLAGS; the cache keys hold ld's version and
+#    ~/.checkpatch.conf;
 #  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
 #    text is new, moved lines are not);
 #  - selftests/manifest names every TEST of the suite, for the main kernel,
@@ -14,7 +24,7 @@
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,14s/^# \{0,1\}//p' "$0"
+	sed -n '2,24s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -184,6 +194,134 @@ grep -qx "args: check" "$tmp/ci.out" 2>/dev/null && grep -qx "dir: $tmp/ci" "$tm
 [ -z "$leaked" ] || echo "# .ci/run passed on:$leaked"
 tap_result "$([ -z "$leaked" ] && echo 0 || echo 1)" \
 	".ci/run: make check without SP_VARIANTS, SP_HOST_TESTS, RESULT_CACHE, KCFLAGS, MAKEFLAGS... (each named)"
+
+# The build scripts on a fake kernel tree ($k/linux: a pristine commit and
+# one patch) with a fake kbuild (scripts/tests/kbuild/make: make's rebuild
+# rule, warnings planted in the sources), from a copy of these scripts
+# whose tree preparation is stubbed out.
+k=$tmp/k
+mkdir -p "$k/bin" "$k/repo" "$k/linux" "$k/build"
+cp -r "$REPO/scripts" "$REPO/kernel-config" "$k/repo/"
+cp "$t/kbuild/make" "$k/bin/make"
+printf '#!/bin/sh\n' >"$k/repo/scripts/prepare-tree.sh"
+cat >"$k/repo/scripts/configure-kernel.sh" <<'STUB'
+#!/usr/bin/env bash
+source "$(dirname "$0")/env.sh"
+mkdir -p "$OBJ"
+printf 'CONFIG_SCHED_POINTS=y\nCONFIG_SCHED_POINTS_KUNIT_TEST=y\n' >"$OBJ/.config"
+STUB
+(
+	cd "$k/linux"
+	git init -q
+	git config user.email test@example.org
+	git config user.name test
+	mkdir -p kernel/sched kernel/locking include/linux scripts/kconfig
+	printf '.*\n!.gitignore\n' >.gitignore
+	echo /obj/ >>.git/info/exclude
+	cat >scripts/kconfig/merge_config.sh <<'STUB'
+#!/bin/sh
+while getopts mO: o; do [ "$o" != O ] || out=$OPTARG; done
+shift $((OPTIND - 1))
+shift
+cat "$@" >>"$out/.config"
+STUB
+	chmod +x scripts/kconfig/merge_config.sh
+	echo 'int sched;' >include/linux/sched.h
+	echo '#include "include/linux/sched.h"' >kernel/sched/core.c
+	echo 'int rtmutex;' >kernel/locking/rtmutex_api.c
+	echo 'int rtlock;' >kernel/locking/spinlock_rt.c
+	git add -A
+	git commit -qm pristine
+	git tag pristine
+	echo 'int points;' >include/linux/points.h
+	printf '#include "include/linux/points.h"\nint hit;\n' >kernel/sched/points.c
+	echo '#include "include/linux/points.h"' >kernel/sched/build_policy.c
+	echo '#include "include/linux/points.h"' >>kernel/sched/core.c
+	git add -A
+	git commit -qm "sched: schedule points"
+)
+chmod +x "$k/repo/scripts/prepare-tree.sh" "$k/repo/scripts/configure-kernel.sh"
+# kbuild_case WANT SCRIPT DESCRIPTION [VAR=VALUE...]: the fake repository's
+# SCRIPT on the fake tree exits WANT (0: passes, 1: fails).
+kbuild_case() {
+	local want=$1 script=$2 what=$3 got=0
+	shift 3
+	env -u OBJ -u VARIANT -u SERIES_WT -u SERIES_HEAD -u KCFLAGS -u MAKEFLAGS PATH="$k/bin:$PATH" \
+		TREE="$k/linux" BUILD="$k/build" BUILD_LOCK="$k/lock" RESULT_CACHE="$k/results" \
+		CCACHE_DIR="$k/ccache" "$@" "$k/repo/scripts/$script" >"$k/out" 2>&1 || got=$?
+	[ "$got" = 0 ] || got=1
+	# a failure must be the planted one, not the harness's
+	[ "$got" = 0 ] || grep -qE 'planted|from KCFLAGS' "$k/out" || got="1 (not for what was planted)"
+	[ "$got" = "$want" ] || { echo "# $script: exit $got, want $want"; tap_comment <"$k/out"; }
+	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "$script (fake kbuild): $what"
+}
+# plant FILE [WORD]: put WORD (PLANT_WARNING...) in FILE of the fake tree,
+# or without WORD take every planted word out.
+plant() {
+	if [ -n "${2:-}" ]; then echo "/* $2 */" >>"$k/linux/$1"; else sed -i '/PLANT_/d' "$k/linux/$1"; fi
+}
+kbuild_case 0 build-kernel.sh "the clean series builds"
+plant include/linux/points.h PLANT_WARNING
+kbuild_case 1 build-kernel.sh "a warning in a header of the series fails"
+kbuild_case 1 build-kernel.sh "... and fails again on the next run (sticky)"
+plant include/linux/points.h
+kbuild_case 0 build-kernel.sh "... until it is fixed"
+# (a source whose name holds "ld" is no linker)
+plant kernel/sched/build_policy.c PLANT_WARNING
+kbuild_case 1 build-kernel.sh "a warning in a source of the series fails"
+kbuild_case 1 build-kernel.sh "... and fails again on the next run (sticky)"
+plant kernel/sched/build_policy.c
+kbuild_case 0 build-kernel.sh "... until it is fixed"
+for w in PLANT_OBJTOOL PLANT_MODPOST PLANT_LD; do
+	plant kernel/sched/points.c "$w"
+	kbuild_case 1 build-kernel.sh "$w: an objtool, modpost or linker warning fails"
+	kbuild_case 1 build-kernel.sh "$w: ... and fails again on the next run (sticky)"
+	plant kernel/sched/points.c
+	kbuild_case 0 build-kernel.sh "$w: ... until it is fixed"
+done
+
+kbuild_case 0 rt-build-check.sh "the clean series builds"
+plant include/linux/points.h PLANT_WARNING
+kbuild_case 1 rt-build-check.sh "a warning in a header of the series fails"
+plant include/linux/points.h
+plant kernel/sched/points.c PLANT_OBJTOOL
+kbuild_case 1 rt-build-check.sh "an objtool warning fails"
+plant kernel/sched/points.c
+# A pass on an uncommitted fix is not replayed for the HEAD that warns.
+plant kernel/sched/points.c PLANT_WARNING
+git -C "$k/linux" commit -qam "planted warning"
+plant kernel/sched/points.c
+kbuild_case 0 rt-build-check.sh "the uncommitted fix of a committed warning passes"
+git -C "$k/linux" checkout -q -- kernel/sched/points.c
+kbuild_case 1 rt-build-check.sh "HEAD, which warns, is not passed from the cache"
+plant kernel/sched/points.c
+kbuild_case 0 rt-build-check.sh "the fix again, from the cache"
+tap_result "$(grep -q '(cached)' "$k/out" && echo 0 || echo 1)" "rt-build-check.sh (fake kbuild): ... said (cached)"
+kbuild_case 1 rt-build-check.sh "KCFLAGS (kbuild's environment) is in the key" KCFLAGS=-Wplanted
+git -C "$k/linux" checkout -q -- kernel/sched/points.c
+kbuild_case 1 bisect-check.sh "the prefix with a planted warning fails"
+git -C "$k/linux" reset -q --hard HEAD~1
+kbuild_case 0 bisect-check.sh "the clean series passes"
+for w in PLANT_OBJTOOL PLANT_MODPOST PLANT_LD; do
+	plant kernel/sched/points.c "$w"
+	git -C "$k/linux" commit -qam "planted $w"
+	kbuild_case 1 bisect-check.sh "$w: a prefix with an objtool, modpost or linker warning fails"
+	git -C "$k/linux" reset -q --hard HEAD~1
+done
+
+# What else the cached results depend on: binutils, libelf and
+# checkpatch's configuration.
+ids() { (source "$REPO/scripts/result-cache.sh"; toolchain_id; checkpatch_conf_id) 2>&1 || echo "exit $?"; }
+before=$(ids)
+mkdir -p "$k/ldbin"
+printf '#!/bin/sh\necho "GNU ld (planted) 9.99"\n' >"$k/ldbin/ld"
+chmod +x "$k/ldbin/ld"
+tap_result "$([ "$(PATH=$k/ldbin:$PATH ids)" != "$before" ] && echo 0 || echo 1)" \
+	"result-cache.sh: the linker's version is in the toolchain's id"
+mkdir -p "$k/home"
+echo "--ignore CAMELCASE" >"$k/home/.checkpatch.conf"
+tap_result "$([ "$(HOME=$k/home ids)" != "$before" ] && echo 0 || echo 1)" \
+	"result-cache.sh: ~/.checkpatch.conf is in checkpatch's id"
 
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
