@@ -17,6 +17,8 @@
 #    the next run; a cached pass is not replayed for another tree on disk
 #    or another KCFLAGS; the cache keys hold ld's version and
 #    ~/.checkpatch.conf;
+#  - shellcheck-disables.sh on scripts/tests/shellcheck/ (a disable that
+#    covers a whole file, or gives no reason, is refused);
 #  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
 #    text is new, moved lines are not);
 #  - selftests/manifest names every TEST of the suite, for the main kernel,
@@ -24,7 +26,7 @@
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,24s/^# \{0,1\}//p' "$0"
+	sed -n '2,26s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -322,6 +324,18 @@ mkdir -p "$k/home"
 echo "--ignore CAMELCASE" >"$k/home/.checkpatch.conf"
 tap_result "$([ "$(HOME=$k/home ids)" != "$before" ] && echo 0 || echo 1)" \
 	"result-cache.sh: ~/.checkpatch.conf is in checkpatch's id"
+
+# The check of the disables (shellcheck-disables.sh, in make lint) on
+# scripts/tests/shellcheck/: each
+# file's "# expect: STATUS" is how it must exit.
+for f in "$t"/shellcheck/*.sh "$t"/shellcheck/rc/.shellcheckrc; do
+	want=$(sed -n 's/^# expect: //p' "$f")
+	got=0
+	"$REPO/scripts/shellcheck-disables.sh" "$f" >"$tmp/sc.out" 2>&1 || got=$?
+	[ "$got" = "$want" ] || { echo "# exit $got, want $want"; tap_comment <"$tmp/sc.out"; }
+	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" \
+		"shellcheck-disables.sh ${f#"$t"/shellcheck/}: exit $want"
+done
 
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
