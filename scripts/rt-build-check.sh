@@ -3,12 +3,13 @@
 # plus kernel-config/rt/preempt-rt.config, in build/linux/obj-rt; the
 # objects that hold the hooks (the scheduler core, the rt-mutex and rtlock
 # waits, the entry code, exec, the series' own files) build without a
-# warning. TAP on stdout; a pass is kept by the hash of the tree as it is
-# on disk (committed or not), the configs, the toolchain, the environment
-# kbuild reads and this script, and replayed as "(cached)".
+# warning (objtool's too), nor one at a header the series touches. TAP on
+# stdout; a pass is kept by the hash of the tree as it is on disk
+# (committed or not), the configs, the toolchain, the environment kbuild
+# reads and this script, and replayed as "(cached)".
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,7s/^# \{0,1\}//p' "$0"
+	sed -n '2,9s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
