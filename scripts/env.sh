@@ -83,6 +83,10 @@ series_make() {
 # tap_comment: copy stdin to stdout as TAP comment lines ("# ...").
 tap_comment() { sed 's/^/# /'; }
 
+# A modpost or linker warning: "WARNING: modpost: ...", "ld: warning: ...",
+# "ld: FILE: warning: ..." (also x86_64-linux-gnu-ld, ld.bfd, ld.lld).
+LINK_WARNING='^(WARNING: modpost: |([^ :]*-)?ld(\.[a-z]+)?: ([^ :]+: )?warning: )'
+
 # build_warnings LOG FILE...: the lines of the build log LOG that fail a
 # build of the series: a compiler warning or error at one of FILE... (the
 # sources and headers the series touches), and any objtool, modpost or
@@ -91,7 +95,7 @@ build_warnings() {
 	local log=$1 files
 	shift
 	files=$(printf '%s\n' "$@" | sed 's/[.]/\\./g' | paste -sd'|')
-	grep -aE "${files:+^(\.\./)*($files):[0-9]+:[0-9]+: (warning|error|fatal error):|}: warning: objtool: |^WARNING: modpost: |^([^ :]*-)?ld(\.[a-z]+)?: warning: " \
+	grep -aE "${files:+^(\.\./)*($files):[0-9]+:[0-9]+: (warning|error|fatal error):|}: warning: objtool: |$LINK_WARNING" \
 		"$log" || true
 }
 
@@ -102,11 +106,11 @@ build_warnings() {
 # objtool warned about goes, and a modpost or linker warning takes
 # vmlinux.o, vmlinux and Module.symvers (the link and modpost run again).
 forget_warned() {
-	local tree=$1 obj=$2 line f link='^(WARNING: modpost: |([^ :]*-)?ld(\.[a-z]+)?: warning: )'
+	local tree=$1 obj=$2 line f
 	while IFS= read -r line; do
 		if [[ $line == *": warning: objtool: "* ]]; then
 			rm -f "$obj/${line%%: warning: objtool: *}"
-		elif [[ $line =~ $link ]]; then
+		elif [[ $line =~ $LINK_WARNING ]]; then
 			rm -f "$obj/vmlinux.o" "$obj/vmlinux" "$obj/Module.symvers"
 		else
 			f=$(sed -E 's#^(\.\./)*##; s#:[0-9]+:[0-9]+: .*##' <<<"$line")

@@ -20,13 +20,14 @@
 #  - shellcheck-disables.sh on scripts/tests/shellcheck/ (a disable that
 #    covers a whole file, or gives no reason, is refused);
 #  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
-#    text is new, moved lines are not);
+#    text is new, moved lines are not), and env.sh's build_warnings on its
+#    build.log (objtool, modpost and each form of linker warning);
 #  - selftests/manifest names every TEST of the suite, for the main kernel,
 #    and selftests/sched_points/README says what each of sched_points_test.c
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,26s/^# \{0,1\}//p' "$0"
+	sed -n '2,27s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -343,6 +344,11 @@ tap_result "$([ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"wrong count at exit" 
 	"new-warnings.sh: a third instance of a text pristine has twice is new"
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-moved.log") || true
 tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "new-warnings.sh: moved warnings are not new"
+# build_warnings (env.sh): every line of build.log that names no other
+# file and is not make's own fails the build: 8 of its 13 lines.
+out=$(build_warnings "$w/build.log" kernel/sched/points.c include/linux/points.h)
+tap_result "$([ "$(wc -l <<<"$out")" = 8 ] && ! grep -qE 'fork\.c|unmet|^  ' <<<"$out" && echo 0 || echo 1)" \
+	"build_warnings: the series' file, objtool, modpost and each form of linker warning"
 
 # test_names FILE: the harness name of each TEST of FILE, "global.NAME" or
 # "FIXTURE.NAME".
