@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Judge the kernel's taint at the end of a guest run: scripts/guest/init
-# prints /proc/sys/kernel/tainted as its last console line,
-# "sp-tainted: N". Exit 0 when LOG has that marker and N has no flag but
+# prints /proc/sys/kernel/tainted as its last kernel message,
+# "sp-tainted: N" (after printk's time stamp) on the console. Exit 0 when LOG has that marker and N has no flag but
 # the expected ones (listed here, each with its reason); exit 1, naming
 # the flags, when it has another one, or when the marker is missing (the
 # guest never got to the end); exit 2 when LOG cannot be read. A backstop

@@ -93,12 +93,12 @@ taint_case() { # WANT-STATUS CONSOLE-TEXT DESCRIPTION
 	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "check-taint.sh: $3"
 }
 taint_case 0 'boot\r\nsp-tainted: 0\r\n' "an untainted kernel passes"
-taint_case 0 'sp-tainted: 266240\r\n' "O (the test module) and N (KUnit) are expected"
+taint_case 0 '[   61.042137] sp-tainted: 266240\r\n' "O (the test module) and N (KUnit) are expected"
 taint_case 1 'sp-tainted: 4608\r\n' "W (a WARN) beside O fails"
 taint_case 1 'sp-tainted: 16384\n' "L (a soft lockup) fails"
 taint_case 1 'sp-tainted: 0\nsp-tainted: 128\n' "the last marker counts: D (an oops) fails"
 taint_case 1 'boot\r\nrc=0\r\n' "a console without the marker fails"
-tap_result "$(grep -qE '^echo "sp-tainted: \$\(cat /proc/sys/kernel/tainted\)" >/dev/console$' \
+tap_result "$(grep -qE '^echo "<4>sp-tainted: \$\(cat /proc/sys/kernel/tainted\)" >/dev/kmsg$' \
 	"$REPO/scripts/guest/init" && echo 0 || echo 1)" "guest/init prints the taint marker that check-taint.sh reads"
 
 # run-guest.sh against a fake QEMU: $tmp/qemu/boot-N/ says what boot N
