@@ -346,7 +346,7 @@ out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-moved.log") || t
 tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "new-warnings.sh: moved warnings are not new"
 # build_warnings (env.sh): every line of build.log that names no other
 # file and is not make's own fails the build: 8 of its 13 lines.
-out=$(build_warnings "$w/build.log" kernel/sched/points.c include/linux/points.h)
+out=$(build_warnings "$w/build.log" kernel/sched/points.c include/linux/points.h 2>&1) || true
 tap_result "$([ "$(wc -l <<<"$out")" = 8 ] && ! grep -qE 'fork\.c|unmet|^  ' <<<"$out" && echo 0 || echo 1)" \
 	"build_warnings: the series' file, objtool, modpost and each form of linker warning"
 
