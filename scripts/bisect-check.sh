@@ -16,9 +16,11 @@ source "$REPO/scripts/result-cache.sh"
 "$REPO/scripts/prepare-tree.sh" >&2
 ref=$(series_reference_config)
 # What every prefix's result depends on besides its own tree.
-common=$({ toolchain_id; cat "$ref"; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
+common=$({ toolchain_id; build_env_id; cat "$ref"
+	script_id "$0" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
 head=${SERIES_HEAD:-HEAD}
 touched=$(git -C "$TREE" diff --name-only pristine "$head" | paste -sd'|')
+IFS='|' read -ra touched_files <<<"$touched"
 n=0 rc=0
 for commit in $(git -C "$TREE" rev-list --reverse "pristine..$head"); do
 	n=$((n + 1))
@@ -43,8 +45,11 @@ for commit in $(git -C "$TREE" rev-list --reverse "pristine..$head"); do
 		why="CONFIG_SCHED_POINTS is not on"
 	elif ! series_make -s vmlinux >"$log" 2>&1; then
 		why="vmlinux does not build"
-	elif grep -E "^(\.\./)*($touched):[0-9]+:[0-9]+: warning:" "$log" >&2; then
-		why="warnings in the series' files"
+	elif warned=$(build_warnings "$log" "${touched_files[@]}") && [ -n "$warned" ]; then
+		echo "$warned" >&2
+		# what printed them is redone next time (a header is touched...)
+		forget_warned "$SERIES_WT" "$SERIES_WT/obj" <<<"$warned"
+		why="warnings in the series' files or from objtool, modpost or the linker"
 	fi
 	echo "# $subject: $((SECONDS - start)) s"
 	if [ -z "$why" ]; then

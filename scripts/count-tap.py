@@ -41,7 +41,9 @@ PREFIX_UNIT = re.compile(r'(# |#(?=$)|    )')
 VERSION = re.compile(r'K?TAP version \d+$')
 PLAN = re.compile(r'1\.\.(\d+)(\s*#.*)?$')
 RESULT = re.compile(r'(not ok|ok)(?:\s+(\d+))?(?:\s+|$)(.*)$')
-DIRECTIVE = re.compile(r'\s*(skip|todo|xfail|xpass)(?=[\s:]|$):?\s*(.*)$',
+# TAP 14: "SKIP" or "TODO" and any non-space after it ("# SKIPPED",
+# "# Skipping: why"), in any case; kselftest's XFAIL and XPASS as words.
+DIRECTIVE = re.compile(r'\s*(?:(skip|todo)[^\s:]*|(xfail|xpass)(?=[\s:]|$)):?\s*(.*)$',
                        re.IGNORECASE)
 
 
@@ -78,7 +80,7 @@ def split_directive(text):
     d = DIRECTIVE.match(rest)
     if not d:
         return desc, None, None
-    return desc, d.group(1).lower(), d.group(2).strip()
+    return desc, (d.group(1) or d.group(2)).lower(), d.group(3).strip()
 
 
 def normalize(desc):

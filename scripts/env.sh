@@ -83,15 +83,55 @@ series_make() {
 # tap_comment: copy stdin to stdout as TAP comment lines ("# ...").
 tap_comment() { sed 's/^/# /'; }
 
+# A modpost or linker warning: "WARNING: modpost: ...", "ld: warning: ...",
+# "ld: FILE: warning: ..." (also x86_64-linux-gnu-ld, ld.bfd, ld.lld).
+LINK_WARNING='^(WARNING: modpost: |([^ :]*-)?ld(\.[a-z]+)?: ([^ :]+: )?warning: )'
+
+# build_warnings LOG FILE...: the lines of the build log LOG that fail a
+# build of the series: a compiler warning or error at one of FILE... (the
+# sources and headers the series touches), and any objtool, modpost or
+# linker warning.
+build_warnings() {
+	local log=$1 files
+	shift
+	files=$(printf '%s\n' "$@" | sed 's/[.]/\\./g' | paste -sd'|')
+	grep -aE "${files:+^(\.\./)*($files):[0-9]+:[0-9]+: (warning|error|fatal error):|}: warning: objtool: |$LINK_WARNING" \
+		"$log" || true
+}
+
+# forget_warned TREE OBJ: read build_warnings' lines on stdin and make the
+# next build in OBJ redo what printed them, so that it prints them again
+# instead of passing: the object of a warned source goes, a warned header
+# is touched (make rebuilds every object that includes it), an object
+# objtool warned about goes, and a modpost or linker warning takes
+# vmlinux.o, vmlinux and Module.symvers (the link and modpost run again).
+forget_warned() {
+	local tree=$1 obj=$2 line f
+	while IFS= read -r line; do
+		if [[ $line == *": warning: objtool: "* ]]; then
+			rm -f "$obj/${line%%: warning: objtool: *}"
+		elif [[ $line =~ $LINK_WARNING ]]; then
+			rm -f "$obj/vmlinux.o" "$obj/vmlinux" "$obj/Module.symvers"
+		else
+			f=$(sed -E 's#^(\.\./)*##; s#:[0-9]+:[0-9]+: .*##' <<<"$line")
+			if [[ $f == *.c ]]; then
+				rm -f "$obj/${f%.c}.o"
+			elif [ -f "$tree/$f" ]; then
+				touch "$tree/$f"
+			fi
+		fi
+	done
+}
+
 # build_results LABEL OBJ LOG OBJECTS...: a TAP result per object, to fd 3
 # (counting in n, like tap_result): it was built in OBJ, and LOG has no
-# warning or error about its source.
+# warning or error about its source, nor an objtool warning about it.
 build_results() {
 	local label=$1 obj=$2 log=$3 o src warned
 	shift 3
 	for o in "$@"; do
 		src=${o%.o}.c
-		warned=$(grep -aE "^(\.\./)*$src:[0-9]+:[0-9]+: (warning|error|fatal error):" "$log" || true)
+		warned=$(grep -aE "^(\.\./)*$src:[0-9]+:[0-9]+: (warning|error|fatal error):|^$o: warning: objtool: " "$log" || true)
 		if [ -f "$obj/$o" ] && [ -z "$warned" ]; then
 			tap_result 0 "$label: $src builds without warnings" >&3
 		else
@@ -99,6 +139,18 @@ build_results() {
 			tap_result 1 "$label: $src builds without warnings" >&3
 		fi
 	done
+}
+
+# header_results LABEL LOG HEADERS...: one TAP result, to fd 3: LOG has no
+# warning or error at any of HEADERS (a warning in a header is reported at
+# the header's line, whichever source included it).
+header_results() {
+	local label=$1 log=$2 warned
+	shift 2
+	warned=$(grep -aE "^(\.\./)*($(printf '%s\n' "$@" | sed 's/\./\\./g' | paste -sd'|')):[0-9]+:[0-9]+: (warning|error)" "$log" || true)
+	[ $# != 0 ] || warned=
+	[ -z "$warned" ] || tap_comment <<<"$warned" >&3
+	tap_result "$([ -z "$warned" ] && echo 0 || echo 1)" "$label: the headers the series touches compile without warnings ($#)" >&3
 }
 
 # tap_result STATUS DESCRIPTION: print the next TAP result, counting in n;

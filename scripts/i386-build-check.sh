@@ -18,8 +18,8 @@ source "$REPO/scripts/result-cache.sh"
 "$REPO/scripts/prepare-tree.sh" >&2
 frag=$REPO/kernel-config/i386/series.config
 head=$(git -C "$TREE" rev-parse HEAD)
-key=$({ echo i386-build; git -C "$TREE" rev-parse 'HEAD^{tree}'; toolchain_id
-	cat "$frag"; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
+key=$({ echo i386-build; git -C "$TREE" rev-parse 'HEAD^{tree}'; toolchain_id; build_env_id
+	cat "$frag"; script_id "$0" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
 if result_get "$key" >/dev/null; then
 	result_get "$key" | sed 's/^ok .*/& (cached)/'
 	exit 0
@@ -60,9 +60,7 @@ build_results i386 "$OBJ" "$log" "${objs[@]}"
 # The headers the series touches: a warning there is reported at the
 # header's line.
 mapfile -t headers < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.h')
-warned=$(grep -aE "^(\.\./)*($(printf '%s\n' "${headers[@]}" | sed 's/\./\\./g' | paste -sd'|')):[0-9]+:[0-9]+: (warning|error)" "$log" || true)
-[ -z "$warned" ] || tap_comment <<<"$warned" >&3
-tap_result "$([ -z "$warned" ] && echo 0 || echo 1)" "i386: the headers the series touches compile without warnings (${#headers[@]})" >&3
+header_results i386 "$log" "${headers[@]}"
 echo "1..$n" >&3
 exec 3>&-
 cat "$tap"

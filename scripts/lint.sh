@@ -4,7 +4,6 @@
 # every file the series adds or changes (a changed file may not gain a
 # warning over pristine), shellcheck on every script, and the tool's
 # cppcheck/clang-tidy. Every checker is required (install-deps.sh).
-# shellcheck disable=SC2317 # the check functions are called through check()
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	sed -n '2,4s/^# \{0,1\}//p' "$0"
@@ -34,18 +33,22 @@ check() {
 for tool in codespell shellcheck cppcheck clang-tidy; do
 	command -v "$tool" >/dev/null || die "$tool is missing (scripts/install-deps.sh)"
 done
-tools=$({ toolchain_id; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
+tools=$({ toolchain_id; script_id "$0" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
 
 # checkpatch without a dictionary says so and checks no spelling: name it.
 dictionary=$(/usr/bin/python3 -c 'import codespell_lib, os
 print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))')
 [ -f "$dictionary" ] || die "no codespell dictionary ($dictionary)"
+# shellcheck disable=SC2317 # called through check(), which shellcheck does not follow
 checkpatch() {
 	# Absolute paths: checkpatch misreads some relative ones as files.
 	"$TREE/scripts/checkpatch.pl" --strict --codespell --codespellfile "$dictionary" \
 		--quiet --no-tree "$(realpath "$1")"
 }
 checkpatch_id=$(cd "$TREE/scripts" && script_id checkpatch.pl spelling.txt const_structs.checkpatch "$dictionary")
+# checkpatch reads a .checkpatch.conf from where it runs (here), $HOME or
+# .scripts, whose --ignore options change what it reports.
+checkpatch_id+=$(checkpatch_conf_id | result_key)
 for p in "$REPO"/patches/*.patch; do
 	check "checkpatch --strict $(basename "$p")" \
 		"$(result_key <"$p")$tools$checkpatch_id" checkpatch "$p"
@@ -55,6 +58,7 @@ done
 # warning (counted per text, scripts/new-warnings.sh).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# shellcheck disable=SC2317 # called through check(), which shellcheck does not follow
 kernel_doc() {
 	local f=$1
 	mkdir -p "$tmp/pristine/$(dirname "$f")"
@@ -78,17 +82,20 @@ for f in "${changed[@]}"; do
 done
 
 # Every script through shellcheck, no finding (a disable names its reason).
-mapfile -t scripts < <(cd "$REPO" && { ls .ci/run scripts/*.sh scripts/guest/* tools/*/tests/*.sh; } 2>/dev/null)
+mapfile -t scripts < <(cd "$REPO" && { ls .ci/run scripts/*.sh scripts/guest/* scripts/tests/kbuild/make \
+	tools/*/tests/*.sh; } 2>/dev/null)
 for f in "${scripts[@]}"; do
 	out=$(cd "$REPO" && shellcheck -x "$f" 2>&1) || true
 	[ -z "$out" ] || tap_comment <<<"$out"
 	tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "shellcheck $f"
 done
-# ... and a disable without its reason on its line hides a finding unsaid.
-out=$(cd "$REPO" && { grep -nE 'shellcheck +disable=' "${scripts[@]}" || true; } |
-	{ grep -vE 'disable=[A-Z0-9,]+ +# *[^ ]' || true; })
+# ... and a disable without its reason on its line, or before a script's
+# first command (where it covers the whole file), or in .shellcheckrc,
+# hides findings unsaid.
+out=$(cd "$REPO" && "$REPO/scripts/shellcheck-disables.sh" .shellcheckrc "${scripts[@]}" 2>&1) || true
 [ -z "$out" ] || tap_comment <<<"$out"
-tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "shellcheck: every disable gives its reason on its line"
+tap_result "$([ -z "$out" ] && echo 0 || echo 1)" \
+	"shellcheck: every disable gives its reason on its line, none covers a whole file"
 
 # A harness SKIP() after a failed expectation erases the failure: the
 # suites use SP_SKIP() (selftests/sched_points/sp_helpers.h).
@@ -97,6 +104,7 @@ out=$(grep -nE '(^|[^_A-Za-z0-9])SKIP[[:space:]]*\(' "$REPO"/selftests/*/*.[ch] 
 [ -z "$out" ] || tap_comment <<<"$out"
 tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "selftests: no bare SKIP(), only SP_SKIP()"
 
+# shellcheck disable=SC2317 # called through check(), which shellcheck does not follow
 tool_lint() {
 	make -s -C "$REPO/tools/schedpoints" lint >"$BUILD/tool-lint.log" 2>&1 ||
 		tail -20 "$BUILD/tool-lint.log"

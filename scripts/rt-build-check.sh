@@ -3,11 +3,13 @@
 # plus kernel-config/rt/preempt-rt.config, in build/linux/obj-rt; the
 # objects that hold the hooks (the scheduler core, the rt-mutex and rtlock
 # waits, the entry code, exec, the series' own files) build without a
-# warning. TAP on stdout; a pass is kept by the hash of the tree, the
-# configs, the compiler and this script, and replayed as "(cached)".
+# warning (objtool's too), nor one at a header the series touches. TAP on
+# stdout; a pass is kept by the hash of the tree as it is on disk
+# (committed or not), the configs, the toolchain, the environment kbuild
+# reads and this script, and replayed as "(cached)".
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,7s/^# \{0,1\}//p' "$0"
+	sed -n '2,9s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -16,8 +18,10 @@ source "$REPO/scripts/result-cache.sh"
 frag=$REPO/kernel-config/rt/preempt-rt.config
 ref=$(series_reference_config)
 OBJ=$TREE/obj-rt
-key=$({ echo rt-build; git -C "$TREE" rev-parse 'HEAD^{tree}'; toolchain_id
-	cat "$ref" "$frag"; script_id "$0" "$REPO/scripts/env.sh"; } | result_key)
+# The key is the tree as it is on disk (what is built), not HEAD: a pass on
+# an uncommitted fix must not be replayed for a HEAD without it.
+key=$({ echo rt-build; tree_id "$TREE"; toolchain_id; build_env_id
+	cat "$ref" "$frag"; script_id "$0" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
 if result_get "$key" >/dev/null; then
 	result_get "$key" | sed 's/^ok .*/& (cached)/'
 	exit 0
@@ -47,6 +51,10 @@ mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 log=$OBJ/rt-build-make.log
 kmake -k "${objs[@]}" >"$log" 2>&1 || true
 build_results PREEMPT_RT "$OBJ" "$log" "${objs[@]}"
+# The headers the series touches: a warning there is reported at the
+# header's line, whichever of the objects included it.
+mapfile -t headers < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.h')
+header_results PREEMPT_RT "$log" "${headers[@]}"
 echo "1..$n" >&3
 exec 3>&-
 cat "$tap"

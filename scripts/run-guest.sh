@@ -6,9 +6,10 @@
 # TCG by default (KVM only when the CPU has vmx/svm and SP_KVM=1). The
 # console goes to build/guest-MODE/console.log; the guest writes its
 # output and verdict to build/guest-MODE/ over 9p. No verdict (panic, hang,
-# timeout, QEMU failure) is a failure, and so is any kernel splat on the
-# console. VARIANT=debug boots the debug kernel. Environment: SP_TIMEOUT
-# (s, default 900), SP_BOOT_LIMIT (s until a guest that has not reached
+# timeout, QEMU failure) is a failure, and so is any kernel splat on any
+# console of the run (a stalled first boot's too) and a taint flag that
+# scripts/check-taint.sh does not expect. VARIANT=debug boots the debug
+# kernel. Environment: SP_TIMEOUT (s, default 900), SP_BOOT_LIMIT (s until a guest that has not reached
 # its init is booted again, once; default 300), SP_SMP (2), SP_OUT (the
 # output directory), SP_MEM (1024M), SP_APPEND (extra kernel arguments),
 # SP_INJECT (a planted fault that must fail the run: see
@@ -18,7 +19,7 @@ set -euo pipefail
 mode=${1:-}
 case $mode in
 check|demo|bench|shell) ;;
---help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+--help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
 *) echo "usage: $0 check|demo|bench|shell" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/env.sh"
@@ -90,9 +91,10 @@ set -e
 note "guest ran $((SECONDS - start)) s (QEMU exit status $qemu_rc)"
 
 fail=0
-# The console and the whole kernel log that the guest saved after its
-# settle step: any report there (scripts/scan-splats.sh) fails the run.
-logs=("$out/console.log")
+# Every console of the run (a stalled first boot's too) and the whole
+# kernel log that the guest saved after its settle step: any report there
+# (scripts/scan-splats.sh) fails the run.
+logs=("$out"/console*.log)
 if [ -f "$out/share/dmesg.txt" ]; then
 	logs+=("$out/share/dmesg.txt")
 elif [ -f "$out/share/verdict" ]; then
@@ -102,6 +104,11 @@ fi
 if ! splats=$("$REPO/scripts/scan-splats.sh" "${logs[@]}"); then
 	echo "kernel splat in the guest's kernel log ($out/):" >&2
 	head -40 <<<"$splats" >&2
+	fail=1
+fi
+# The kernel's taint at the end of the run (the last boot's console).
+if ! taint=$("$REPO/scripts/check-taint.sh" "$out/console.log"); then
+	echo "$taint" >&2
 	fail=1
 fi
 if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then

@@ -6,15 +6,28 @@
 #    "# manifest: VARIANT" names the variant of that directory's manifest,
 #    "# expect-stderr: LINE" a line its stderr must hold);
 #  - scan-splats.sh on each line of scripts/tests/splats/reports.txt (each
-#    must be flagged) and on clean.txt (nothing may be);
+#    must make it exit exactly 1), on clean.txt (exactly 0) and a missing log (2);
+#  - check-taint.sh on synthetic consoles, and run-guest.sh against a fake
+#    QEMU (a stalled first boot's splats, an unexpected taint, no marker);
+#  - .ci/run against a fake make: none of the variables that shrink the run
+#    reach it;
+#  - build-kernel.sh, rt-build-check.sh and bisect-check.sh on a fake
+#    kernel tree with a fake kbuild (scripts/tests/kbuild/make): planted
+#    header, objtool, modpost and linker warnings fail, and fail again on
+#    the next run; a cached pass is not replayed for another tree on disk
+#    or another KCFLAGS; the cache keys hold ld's version and
+#    ~/.checkpatch.conf;
+#  - shellcheck-disables.sh on scripts/tests/shellcheck/ (a disable that
+#    covers a whole file, or gives no reason, is refused);
 #  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
-#    text is new, moved lines are not);
+#    text is new, moved lines are not), and env.sh's build_warnings on its
+#    build.log (objtool, modpost and each form of linker warning);
 #  - selftests/manifest names every TEST of the suite, for the main kernel,
 #    and selftests/sched_points/README says what each of sched_points_test.c
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,14s/^# \{0,1\}//p' "$0"
+	sed -n '2,27s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -39,19 +52,291 @@ for f in "$t"/count-tap/*.tap; do
 	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "count-tap.py $(basename "$f"): $want"
 done
 
+# scan STATUS ARGS...: scan-splats.sh ARGS exits with exactly STATUS (1: a
+# report, 0: clean, 2: it could not scan); its output goes to $tmp/scan.out.
+scan() {
+	local want=$1 got=0
+	shift
+	"$REPO/scripts/scan-splats.sh" "$@" >"$tmp/scan.out" 2>&1 || got=$?
+	[ "$got" = "$want" ] || { echo "# scan-splats.sh $*: exit $got, want $want"; return 1; }
+}
 missed=0 lines=0
 while IFS= read -r line; do
 	[[ $line == \#* ]] && continue
 	lines=$((lines + 1))
 	printf '%s\n' "$line" >"$tmp/one.log"
-	if "$REPO/scripts/scan-splats.sh" "$tmp/one.log" >/dev/null; then
+	if ! { scan 1 "$tmp/one.log" && grep -qF -- "$tmp/one.log:1:" "$tmp/scan.out"; }; then
 		echo "# not flagged: $line"
 		missed=$((missed + 1))
 	fi
 done <"$t/splats/reports.txt"
-tap_result "$missed" "scan-splats.sh flags each of $lines report lines"
-out=$("$REPO/scripts/scan-splats.sh" "$t/splats/clean.txt") || tap_comment <<<"$out"
-tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "scan-splats.sh passes a clean log"
+tap_result "$missed" "scan-splats.sh flags each of $lines report lines (exit 1, FILE:LINE: printed)"
+dirty=0
+if ! { scan 0 "$t/splats/clean.txt" && [ ! -s "$tmp/scan.out" ]; }; then
+	tap_comment <"$tmp/scan.out"
+	dirty=1
+fi
+tap_result "$dirty" "scan-splats.sh passes a clean log (exit 0, nothing printed)"
+# A report in the second of two logs, and a log that is not there.
+tap_result "$(scan 1 "$t/splats/clean.txt" "$tmp/one.log" && echo 0 || echo 1)" \
+	"scan-splats.sh flags a report in the second of two logs (exit 1)"
+tap_result "$(scan 2 "$tmp/no-such.log" && echo 0 || echo 1)" \
+	"scan-splats.sh cannot scan a log that is not there (exit 2)"
+
+# check-taint.sh on synthetic consoles (serial lines end in \r): only the
+# expected flags pass, and a console without the marker fails.
+taint_case() { # WANT-STATUS CONSOLE-TEXT DESCRIPTION
+	local got=0
+	printf '%b' "$2" >"$tmp/taint.log"
+	"$REPO/scripts/check-taint.sh" "$tmp/taint.log" >"$tmp/taint.out" 2>&1 || got=$?
+	[ "$got" = "$1" ] || { echo "# check-taint.sh: exit $got, want $1"; tap_comment <"$tmp/taint.out"; }
+	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "check-taint.sh: $3"
+}
+taint_case 0 'boot\r\nsp-tainted: 0\r\n' "an untainted kernel passes"
+taint_case 0 '[   61.042137] sp-tainted: 266240\r\n' "O (the test module) and N (KUnit) are expected"
+taint_case 1 'sp-tainted: 4608\r\n' "W (a WARN) beside O fails"
+taint_case 1 'sp-tainted: 16384\n' "L (a soft lockup) fails"
+taint_case 1 'sp-tainted: 0\nsp-tainted: 128\n' "the last marker counts: D (an oops) fails"
+taint_case 1 'boot\r\nrc=0\r\n' "a console without the marker fails"
+tap_result "$(grep -qE '^echo "<4>sp-tainted: \$\(cat /proc/sys/kernel/tainted\)" >/dev/kmsg$' \
+	"$REPO/scripts/guest/init" && echo 0 || echo 1)" "guest/init prints the taint marker that check-taint.sh reads"
+
+# run-guest.sh against a fake QEMU: $tmp/qemu/boot-N/ says what boot N
+# does: console.txt goes to the console, share/ to the 9p share, and a
+# file "stall" makes it wait, never reaching init (so that run-guest.sh
+# boots again after SP_BOOT_LIMIT).
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/qemu-system-x86_64" <<'FAKE'
+#!/usr/bin/env bash
+set -euo pipefail
+while [ $# -gt 0 ]; do
+	case $1 in
+	-serial) console=${2#file:}; shift ;;
+	-virtfs) share=${2#local,path=}; share=${share%%,*}; shift ;;
+	esac
+	shift
+done
+n=$(($(cat "$FAKE_QEMU/boots" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$FAKE_QEMU/boots"
+boot=$FAKE_QEMU/boot-$n
+cp "$boot/console.txt" "$console"
+[ ! -d "$boot/share" ] || cp -r "$boot/share/." "$share/"
+[ ! -e "$boot/stall" ] || exec sleep 60
+exit 1 # isa-debug-exit with status 0
+FAKE
+chmod +x "$tmp/bin/qemu-system-x86_64"
+: >"$tmp/bzImage"
+: >"$tmp/initrd"
+# fake_boot N CONSOLE-TEXT [stall|TAINT]: what boot N does; a boot that
+# does not stall reaches the end of init, with taint flags TAINT.
+fake_boot() {
+	local b=$tmp/qemu/boot-$1
+	mkdir -p "$b"
+	printf '%b' "$2" >"$b/console.txt"
+	if [ "${3:-0}" = stall ]; then
+		touch "$b/stall"
+		return
+	fi
+	mkdir -p "$b/share"
+	printf 'ok 1 fake\n1..1\n' >"$b/share/tap.txt"
+	printf 'Linux version 6.12\n' >"$b/share/dmesg.txt"
+	echo rc=0 >"$b/share/verdict"
+	printf 'sp-tainted: %s\r\n' "${3:-0}" >>"$b/console.txt"
+}
+# guest_case WANT-STATUS DESCRIPTION: run-guest.sh check on the fake boots
+# set up by fake_boot; its exit status must be WANT-STATUS (0 or 1).
+guest_case() {
+	local got=0
+	PATH=$tmp/bin:$PATH FAKE_QEMU=$tmp/qemu SP_KERNEL=$tmp/bzImage SP_INITRD=$tmp/initrd \
+		SP_OUT=$tmp/guest SP_BOOT_LIMIT=1 SP_INJECT='' SP_APPEND='' SP_ACCEL='' \
+		"$REPO/scripts/run-guest.sh" check >"$tmp/guest.out" 2>&1 || got=$?
+	[ "$got" = "$1" ] || { echo "# run-guest.sh: exit $got, want $1"; tap_comment <"$tmp/guest.out"; }
+	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "run-guest.sh (fake QEMU): $2"
+	rm -rf "$tmp/qemu"
+}
+fake_boot 1 'Linux version 6.12\r\nRun /init as init process\r\n' 4096
+guest_case 0 "a clean run with the test module loaded passes"
+fake_boot 1 'Linux version 6.12\r\n' stall
+fake_boot 2 'Linux version 6.12\r\nRun /init as init process\r\n'
+guest_case 0 "a clean stalled first boot, then a good one, passes"
+fake_boot 1 'Linux version 6.12\r
+rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\r
+watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [swapper/0:1]\r
+BUG: KASAN: slab-use-after-free in acpi_ps_parse_loop+0x1c/0x2a0\r\n' stall
+fake_boot 2 'Linux version 6.12\r\nRun /init as init process\r\n'
+guest_case 1 "splats in a stalled first boot's console fail the run"
+fake_boot 1 'Linux version 6.12\r\n' 4608
+guest_case 1 "an unexpected taint flag (W) fails the run"
+fake_boot 1 'Linux version 6.12\r\n'
+sed -i '/sp-tainted/d' "$tmp/qemu/boot-1/console.txt"
+guest_case 1 "a console without the taint marker fails the run"
+
+# .ci/run: make check with none of the variables that shrink the run,
+# each named on stderr. A fake make records its arguments, directory and
+# environment.
+mkdir -p "$tmp/ci/.ci" "$tmp/cibin"
+cp "$REPO/.ci/run" "$tmp/ci/.ci/run"
+cat >"$tmp/cibin/make" <<'FAKE'
+#!/usr/bin/env bash
+{ echo "args: $*"; echo "dir: $PWD"; env; } >"$(dirname "$0")/../ci.out"
+FAKE
+chmod +x "$tmp/cibin/make"
+shrinking=(SP_VARIANTS=main SP_HOST_TESTS=0 SP_INJECT=fail SP_ACCEL=kvm SP_APPEND=sp.tests=stress
+	SP_TIMEOUT=1 SP_QEMU_ARGS=-S RESULT_CACHE=/tmp/planted FUZZ_SHORT=1 ASAN_OPTIONS=detect_leaks=0
+	UBSAN_OPTIONS=halt_on_error=0 LSAN_OPTIONS=exitcode=0 KCFLAGS=-w KCPPFLAGS=-w CFLAGS_KERNEL=-w
+	KBUILD_MODPOST_WARN=1 MAKEFLAGS=-i VARIANT=debug TREE=/tmp/other)
+ci_err=$(env "${shrinking[@]}" PATH="$tmp/cibin:$PATH" \
+	"$tmp/ci/.ci/run" 2>&1) || true
+leaked=
+for v in "${shrinking[@]}"; do
+	grep -qx -- "$v" "$tmp/ci.out" 2>/dev/null && leaked+=" ${v%%=*}"
+	grep -q -- " ${v%%=*}\( \|$\)" <<<"$ci_err" || leaked+=" ${v%%=*}(not named)"
+done
+grep -qx "args: check" "$tmp/ci.out" 2>/dev/null && grep -qx "dir: $tmp/ci" "$tmp/ci.out" ||
+	leaked+=" (make check was not run at the top)"
+[ -z "$leaked" ] || echo "# .ci/run passed on:$leaked"
+tap_result "$([ -z "$leaked" ] && echo 0 || echo 1)" \
+	".ci/run: make check without SP_VARIANTS, SP_HOST_TESTS, RESULT_CACHE, KCFLAGS, MAKEFLAGS... (each named)"
+
+# The build scripts on a fake kernel tree ($k/linux: a pristine commit and
+# one patch) with a fake kbuild (scripts/tests/kbuild/make: make's rebuild
+# rule, warnings planted in the sources), from a copy of these scripts
+# whose tree preparation is stubbed out.
+k=$tmp/k
+mkdir -p "$k/bin" "$k/repo" "$k/linux" "$k/build"
+cp -r "$REPO/scripts" "$REPO/kernel-config" "$k/repo/"
+cp "$t/kbuild/make" "$k/bin/make"
+printf '#!/bin/sh\n' >"$k/repo/scripts/prepare-tree.sh"
+cat >"$k/repo/scripts/configure-kernel.sh" <<'STUB'
+#!/usr/bin/env bash
+source "$(dirname "$0")/env.sh"
+mkdir -p "$OBJ"
+printf 'CONFIG_SCHED_POINTS=y\nCONFIG_SCHED_POINTS_KUNIT_TEST=y\n' >"$OBJ/.config"
+STUB
+(
+	cd "$k/linux"
+	git init -q
+	git config user.email test@example.org
+	git config user.name test
+	mkdir -p kernel/sched kernel/locking include/linux scripts/kconfig
+	printf '.*\n!.gitignore\n' >.gitignore
+	echo /obj/ >>.git/info/exclude
+	cat >scripts/kconfig/merge_config.sh <<'STUB'
+#!/bin/sh
+while getopts mO: o; do [ "$o" != O ] || out=$OPTARG; done
+shift $((OPTIND - 1))
+shift
+cat "$@" >>"$out/.config"
+STUB
+	chmod +x scripts/kconfig/merge_config.sh
+	echo 'int sched;' >include/linux/sched.h
+	echo '#include "include/linux/sched.h"' >kernel/sched/core.c
+	echo 'int rtmutex;' >kernel/locking/rtmutex_api.c
+	echo 'int rtlock;' >kernel/locking/spinlock_rt.c
+	git add -A
+	git commit -qm pristine
+	git tag pristine
+	echo 'int points;' >include/linux/points.h
+	printf '#include "include/linux/points.h"\nint hit;\n' >kernel/sched/points.c
+	echo '#include "include/linux/points.h"' >kernel/sched/build_policy.c
+	echo '#include "include/linux/points.h"' >>kernel/sched/core.c
+	git add -A
+	git commit -qm "sched: schedule points"
+)
+chmod +x "$k/repo/scripts/prepare-tree.sh" "$k/repo/scripts/configure-kernel.sh"
+# kbuild_case WANT SCRIPT DESCRIPTION [VAR=VALUE...]: the fake repository's
+# SCRIPT on the fake tree exits WANT (0: passes, 1: fails).
+kbuild_case() {
+	local want=$1 script=$2 what=$3 got=0
+	shift 3
+	env -u OBJ -u VARIANT -u SERIES_WT -u SERIES_HEAD -u KCFLAGS -u MAKEFLAGS PATH="$k/bin:$PATH" \
+		TREE="$k/linux" BUILD="$k/build" BUILD_LOCK="$k/lock" RESULT_CACHE="$k/results" \
+		CCACHE_DIR="$k/ccache" "$@" "$k/repo/scripts/$script" >"$k/out" 2>&1 || got=$?
+	[ "$got" = 0 ] || got=1
+	# a failure must be the planted one, not the harness's
+	[ "$got" = 0 ] || grep -qE 'planted|from KCFLAGS' "$k/out" || got="1 (not for what was planted)"
+	[ "$got" = "$want" ] || { echo "# $script: exit $got, want $want"; tap_comment <"$k/out"; }
+	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "$script (fake kbuild): $what"
+}
+# plant FILE [WORD]: put WORD (PLANT_WARNING...) in FILE of the fake tree,
+# or without WORD take every planted word out.
+plant() {
+	if [ -n "${2:-}" ]; then echo "/* $2 */" >>"$k/linux/$1"; else sed -i '/PLANT_/d' "$k/linux/$1"; fi
+}
+kbuild_case 0 build-kernel.sh "the clean series builds"
+plant include/linux/points.h PLANT_WARNING
+kbuild_case 1 build-kernel.sh "a warning in a header of the series fails"
+kbuild_case 1 build-kernel.sh "... and fails again on the next run (sticky)"
+plant include/linux/points.h
+kbuild_case 0 build-kernel.sh "... until it is fixed"
+# (a source whose name holds "ld" is no linker)
+plant kernel/sched/build_policy.c PLANT_WARNING
+kbuild_case 1 build-kernel.sh "a warning in a source of the series fails"
+kbuild_case 1 build-kernel.sh "... and fails again on the next run (sticky)"
+plant kernel/sched/build_policy.c
+kbuild_case 0 build-kernel.sh "... until it is fixed"
+for w in PLANT_OBJTOOL PLANT_MODPOST PLANT_LD; do
+	plant kernel/sched/points.c "$w"
+	kbuild_case 1 build-kernel.sh "$w: an objtool, modpost or linker warning fails"
+	kbuild_case 1 build-kernel.sh "$w: ... and fails again on the next run (sticky)"
+	plant kernel/sched/points.c
+	kbuild_case 0 build-kernel.sh "$w: ... until it is fixed"
+done
+
+kbuild_case 0 rt-build-check.sh "the clean series builds"
+plant include/linux/points.h PLANT_WARNING
+kbuild_case 1 rt-build-check.sh "a warning in a header of the series fails"
+plant include/linux/points.h
+plant kernel/sched/points.c PLANT_OBJTOOL
+kbuild_case 1 rt-build-check.sh "an objtool warning fails"
+plant kernel/sched/points.c
+# A pass on an uncommitted fix is not replayed for the HEAD that warns.
+plant kernel/sched/points.c PLANT_WARNING
+git -C "$k/linux" commit -qam "planted warning"
+plant kernel/sched/points.c
+kbuild_case 0 rt-build-check.sh "the uncommitted fix of a committed warning passes"
+git -C "$k/linux" checkout -q -- kernel/sched/points.c
+kbuild_case 1 rt-build-check.sh "HEAD, which warns, is not passed from the cache"
+plant kernel/sched/points.c
+kbuild_case 0 rt-build-check.sh "the fix again, from the cache"
+tap_result "$(grep -q '(cached)' "$k/out" && echo 0 || echo 1)" "rt-build-check.sh (fake kbuild): ... said (cached)"
+kbuild_case 1 rt-build-check.sh "KCFLAGS (kbuild's environment) is in the key" KCFLAGS=-Wplanted
+git -C "$k/linux" checkout -q -- kernel/sched/points.c
+kbuild_case 1 bisect-check.sh "the prefix with a planted warning fails"
+git -C "$k/linux" reset -q --hard HEAD~1
+kbuild_case 0 bisect-check.sh "the clean series passes"
+for w in PLANT_OBJTOOL PLANT_MODPOST PLANT_LD; do
+	plant kernel/sched/points.c "$w"
+	git -C "$k/linux" commit -qam "planted $w"
+	kbuild_case 1 bisect-check.sh "$w: a prefix with an objtool, modpost or linker warning fails"
+	git -C "$k/linux" reset -q --hard HEAD~1
+done
+
+# What else the cached results depend on: binutils, libelf and
+# checkpatch's configuration.
+ids() { (source "$REPO/scripts/result-cache.sh"; toolchain_id; checkpatch_conf_id) 2>&1 || echo "exit $?"; }
+before=$(ids)
+mkdir -p "$k/ldbin"
+printf '#!/bin/sh\necho "GNU ld (planted) 9.99"\n' >"$k/ldbin/ld"
+chmod +x "$k/ldbin/ld"
+tap_result "$([ "$(PATH=$k/ldbin:$PATH ids)" != "$before" ] && echo 0 || echo 1)" \
+	"result-cache.sh: the linker's version is in the toolchain's id"
+mkdir -p "$k/home"
+echo "--ignore CAMELCASE" >"$k/home/.checkpatch.conf"
+tap_result "$([ "$(HOME=$k/home ids)" != "$before" ] && echo 0 || echo 1)" \
+	"result-cache.sh: ~/.checkpatch.conf is in checkpatch's id"
+
+# The check of the disables (shellcheck-disables.sh, in make lint) on
+# scripts/tests/shellcheck/: each
+# file's "# expect: STATUS" is how it must exit.
+for f in "$t"/shellcheck/*.sh "$t"/shellcheck/rc/.shellcheckrc; do
+	want=$(sed -n 's/^# expect: //p' "$f")
+	got=0
+	"$REPO/scripts/shellcheck-disables.sh" "$f" >"$tmp/sc.out" 2>&1 || got=$?
+	[ "$got" = "$want" ] || { echo "# exit $got, want $want"; tap_comment <"$tmp/sc.out"; }
+	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" \
+		"shellcheck-disables.sh ${f#"$t"/shellcheck/}: exit $want"
+done
 
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
@@ -59,6 +344,11 @@ tap_result "$([ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"wrong count at exit" 
 	"new-warnings.sh: a third instance of a text pristine has twice is new"
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-moved.log") || true
 tap_result "$([ -z "$out" ] && echo 0 || echo 1)" "new-warnings.sh: moved warnings are not new"
+# build_warnings (env.sh): every line of build.log that names no other
+# file and is not make's own fails the build: 8 of its 13 lines.
+out=$(build_warnings "$w/build.log" kernel/sched/points.c include/linux/points.h 2>&1) || true
+tap_result "$([ "$(wc -l <<<"$out")" = 8 ] && ! grep -qE 'fork\.c|unmet|^  ' <<<"$out" && echo 0 || echo 1)" \
+	"build_warnings: the series' file, objtool, modpost and each form of linker warning"
 
 # test_names FILE: the harness name of each TEST of FILE, "global.NAME" or
 # "FIXTURE.NAME".

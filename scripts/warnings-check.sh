@@ -18,8 +18,8 @@ source "$REPO/scripts/result-cache.sh"
 mapfile -t files < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.c' '*.h')
 out=$SERIES_WT/obj
 key=$({ echo warnings; git -C "$TREE" rev-parse 'pristine^{tree}' 'HEAD^{tree}'
-	toolchain_id; cat "$(series_reference_config)"
-	script_id "$0" "$REPO/scripts/new-warnings.sh" "$REPO/scripts/env.sh"; } | result_key)
+	toolchain_id; build_env_id; cat "$(series_reference_config)"
+	script_id "$0" "$REPO/scripts/new-warnings.sh" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
 if result_get "$key" >/dev/null; then
 	result_get "$key" | sed 's/^ok .*/& (cached)/'
 	exit 0
