@@ -98,16 +98,14 @@ run "hist: --buckets sites" csv -f "$HA" -F csv --buckets sites
 run "hist: sites" prometheus -f "$HA" -F prometheus sites
 for view in "sites" "tasks" "matrix" "hist"; do
 	for fmt in table json; do
-		# shellcheck disable=SC2086 # words of options, split on purpose
-		run "hist: diff A B $view" "$fmt" -F "$fmt" diff "$HA" "$HB" -i 10 $view
+		run "hist: diff A B $view" "$fmt" -F "$fmt" diff "$HA" "$HB" -i 10 "$view"
 	done
 done
 run "hist: diff A B --buckets sites" csv -F csv diff "$HA" "$HB" --buckets sites
 IN=$HS
 for view in "sites" "tasks" "matrix" "hist"; do
 	for fmt in table json; do
-		# shellcheck disable=SC2086 # words of options, split on purpose
-		run "hist: top (stream of A B) $view" "$fmt" -F "$fmt" -f - top -i 10 -c 1 $view
+		run "hist: top (stream of A B) $view" "$fmt" -F "$fmt" -f - top -i 10 -c 1 "$view"
 	done
 done
 IN=/dev/null

@@ -17,8 +17,6 @@
 # static build beside this script); SRC_DIR=DIR: the sources that the tests
 # of the code's shape read (default this script's tree).
 
-# shellcheck disable=SC2059 # fixtures are printf formats: their \t and \n are the point
-# shellcheck disable=SC2013 # options and names are read as words on purpose
 set -u
 BIN=${1:?usage: tests/run.sh BINARY}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
@@ -72,10 +70,10 @@ run_checked() {
 	_rc=$?
 	cat "$_err" >&2
 	if [ "$_rc" != "$_want" ]; then
-		echo "exit status $_rc, expected $_want: $(basename "$1") ${*#"$1"}" >>"$FAULTS"
+		echo "exit status $_rc, expected $_want: $(basename "$1") $(shift; printf '%s' "$*")" >>"$FAULTS"
 	fi
 	if grep -qE "$SAN_RE" "$_err"; then
-		echo "sanitizer report: $(basename "$1") ${*#"$1"}: $(grep -m 1 -E "$SAN_RE" "$_err")" >>"$FAULTS"
+		echo "sanitizer report: $(basename "$1") $(shift; printf '%s' "$*"): $(grep -m 1 -E "$SAN_RE" "$_err")" >>"$FAULTS"
 	fi
 	rm -f "$_err"
 	return "$_rc"
@@ -438,7 +436,7 @@ eq "-o a link to /dev/null: written through to the device, the link kept (#34)" 
 mkdir -p "$OUT/dash"
 (cd "$OUT/dash" && sp -f "$B" -F csv sites -o -) >"$OUT/o"
 eq "-o -: standard output, no file named '-' (#34)" \
-	"$?:$(csv_sum count <"$OUT/o"):$(ls -A "$OUT/dash" | wc -l | tr -d ' ')" "0:123:0"
+	"$?:$(csv_sum count <"$OUT/o"):$(find "$OUT/dash" -mindepth 1 | wc -l | tr -d ' ')" "0:123:0"
 echo old >"$OUT/target.csv"
 ln -s target.csv "$OUT/link.csv"
 sp -f "$B" -F csv sites -o "$OUT/link.csv" >/dev/null
@@ -518,7 +516,7 @@ SYMS="${SYMS}1\t1\tsleep\t4\t0\t0\t-\tffffffffc0000000\tf+0x1/0x2 [m]\tx\n"
 SYMS="${SYMS}1\t1\tsleep\t3\t0\t0\t-\tffffffffc0000000\tg+0x1/0x2 [m 0123456789abcdef]\tx\n"
 SYMS="${SYMS}1\t1\tsleep\t2\t0\t0\t-\tffffffff81000000\t0xffffffff81000000\tx\n"
 SYMS="${SYMS}1\t1\tsleep\t1\t0\t0\t-\tffffffffc0000000\t(unloaded module)\tx\n"
-printf "$SYMS" >"$OUT/syms.txt"
+printf '%b' "$SYMS" >"$OUT/syms.txt"
 eq "spec: every symbol form the kernel prints is read, (unloaded module) too" \
 	"$(sp -f "$OUT/syms.txt" -F csv sites -g module 2>&1 | tr '\n' ' ')" \
 	"count,total_ns,mean_ns,max_ns,tasks,kind,module 7,0,,0,1,sleep,[m] 5,0,,0,1,sleep,[vmlinux] 3,0,,0,1,sleep,[unknown] "
@@ -526,7 +524,7 @@ eq "spec: (unloaded module) is one site of its own" \
 	"$(sp -f "$OUT/syms.txt" -F csv sites --symbol '(unloaded module)' 2>&1 | sed -n 2p)" \
 	"1,0,,0,1,sleep,(unloaded module)"
 # A minor version only adds summary names; header and fields stay the major's.
-printf "sched_points version 1.7\nenabled 1\nnew_name 7\nnew_word some_word\nentries 1\n${COLS}1\t1\tsleep\t5\t10\t10\t-\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/minor17.txt"
+printf '%b' "sched_points version 1.7\nenabled 1\nnew_name 7\nnew_word some_word\nentries 1\n${COLS}1\t1\tsleep\t5\t10\t10\t-\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/minor17.txt"
 eq "spec: a minor version (1.7) with new summary names is read" \
 	"$(sp -f "$OUT/minor17.txt" -F csv sites 2>&1 | sed -n 2p)" "5,10,2,10,1,sleep,f+0x1/0x2"
 printf 'sched_points version 1.1\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\tnew\n' >"$OUT/minor11col.txt"
@@ -534,7 +532,7 @@ SP_RC=1
 sp -f "$OUT/minor11col.txt" sites >/dev/null 2>"$OUT/e"
 eq "spec: the column header is exact in every minor version (an extra column is refused)" \
 	"$?:$(grep -c 'expected the column header' "$OUT/e")" "1:1"
-printf "sched_points version 1.1\n${COLS}1\t1\tsleep\t5\t10\t10\t-\tffffffff81000000\tf+0x1/0x2\tx\tnew\n" >"$OUT/minor11field.txt"
+printf '%b' "sched_points version 1.1\n${COLS}1\t1\tsleep\t5\t10\t10\t-\tffffffff81000000\tf+0x1/0x2\tx\tnew\n" >"$OUT/minor11field.txt"
 SP_RC=1
 sp -f "$OUT/minor11field.txt" sites >/dev/null 2>"$OUT/e"
 eq "spec: a data line of a minor version has the major's ten fields" \
@@ -572,16 +570,16 @@ eq "tasks --kind: a site counted once over the kinds taken" \
 	"$(sp -f "$V" -F csv tasks --kind sleep,preempt | grep '^123,' | cut -d, -f3,7):$(sp -f "$V" -F csv tasks --kind preempt,yield | grep '^123,' | cut -d, -f3,7)" \
 	"50,1:17,2"
 P1="sched_points version 1\n$COLS"
-printf "${P1}9\t9\tsleep\t5\t50\t10\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tpreempt\t1\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tyield\t1\t5\t5\t-\t0000000000000000\tg+0x1/0x2\tx\n" >"$OUT/p1.txt"
-printf "${P1}9\t9\tsleep\t5\t50\t10\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tpreempt\t3\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tyield\t1\t5\t5\t-\t0000000000000000\tg+0x1/0x2\tx\n" >"$OUT/p2.txt"
+printf '%b' "${P1}9\t9\tsleep\t5\t50\t10\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tpreempt\t1\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tyield\t1\t5\t5\t-\t0000000000000000\tg+0x1/0x2\tx\n" >"$OUT/p1.txt"
+printf '%b' "${P1}9\t9\tsleep\t5\t50\t10\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tpreempt\t3\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tyield\t1\t5\t5\t-\t0000000000000000\tg+0x1/0x2\tx\n" >"$OUT/p2.txt"
 eq "diff: a site whose first kind did not move counts by the kind that did" \
 	"$(sp -F csv diff "$OUT/p1.txt" "$OUT/p2.txt" tasks | sed -n 2p):$(sp -F csv -f "$OUT/p2.txt" tasks | sed -n 2p)" \
 	"9,9,2,,9,0,,55,,10,1,x:9,9,9,55,9,10,2,x"
 # MEAN line by line (#34): a row of two lines of one key, one timed and one
 # counted while time was off, divides by the timed line's calls (1000 ns
 # over 10 calls, not over 100); in an interval, the timed calls that came.
-printf "${P1}9\t9\tsleep\t10\t1000\t300\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tsleep\t90\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n" >"$OUT/mean1.txt"
-printf "${P1}9\t9\tsleep\t20\t3000\t300\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tsleep\t180\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n" >"$OUT/mean2.txt"
+printf '%b' "${P1}9\t9\tsleep\t10\t1000\t300\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tsleep\t90\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n" >"$OUT/mean1.txt"
+printf '%b' "${P1}9\t9\tsleep\t20\t3000\t300\t-\t0000000000000000\tf+0x1/0x2\tx\n9\t9\tsleep\t180\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tx\n" >"$OUT/mean2.txt"
 eq "mean per line: a row of a timed and an untimed line, over the timed calls (#34)" \
 	"$(sp -f "$OUT/mean1.txt" -F csv tasks | sed -n 2p):$(sp -F csv diff "$OUT/mean1.txt" "$OUT/mean2.txt" tasks | sed -n 2p | cut -d, -f3,6,9)" \
 	"9,9,100,1000,100,300,1,x:100,2000,200"
@@ -772,7 +770,7 @@ eq "diff: table footer" \
 GOOD='1\t1\tsleep\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\n'
 # bad NAME PRINTF-INPUT LINE MESSAGE
 bad() {
-	printf "$2" >"$OUT/bad.txt"
+	printf '%b' "$2" >"$OUT/bad.txt"
 	SP_RC=1
 	sp -f "$OUT/bad.txt" >"$OUT/o" 2>"$OUT/e"
 	rc=$?
@@ -847,10 +845,10 @@ bad "a file cut in the address says truncated (#16)" "${HDR}1\t1\tsleep\t5\t100\
 bad "a file cut in a summary line says truncated (#16)" "sched_points version 1\nenab" 2 "line is not terminated by a newline (truncated input?)"
 bad "a file cut in the version line says truncated (#16)" "sched_points vers" 1 "line is not terminated by a newline (truncated input?)"
 bad "last line without newline" "${HDR}1\t1\tsleep\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx" 13 "line is not terminated by a newline (truncated input?)"
-printf "sched_points version 1.3\nfuture 18446744073709551616\nbig 9223372036854775808\n$COLS" >"$OUT/unknown-big.txt"
+printf '%b' "sched_points version 1.3\nfuture 18446744073709551616\nbig 9223372036854775808\n$COLS" >"$OUT/unknown-big.txt"
 sp -f "$OUT/unknown-big.txt" >/dev/null 2>"$OUT/e"
 eq "unknown summary names with values >= 2^63 are ignored, as the format says (#16)" "$?:$(cat "$OUT/e")" "0:"
-printf "${HDR}${GOOD}" | sp -f - -F csv tasks >"$OUT/o" 2>"$OUT/e"
+printf '%b' "${HDR}${GOOD}" | sp -f - -F csv tasks >"$OUT/o" 2>"$OUT/e"
 eq "a good line after that header: 'hist 1', no histogram on the line" "$?:$(sed -n 2p "$OUT/o")" "0:1,1,5,100,20,,,,60,1,x"
 awk 'BEGIN { printf "sched_points version 1\n"; for (i = 0; i < 70000; i++) printf "x"; printf "\n" }' >"$OUT/long.txt"
 SP_RC=1
@@ -863,7 +861,7 @@ eq "bad input: random bytes, exit 1 with a message" "$?:$(grep -c '^schedpoints:
 SP_RC=1
 sp -f "$OUT/no-such-file" >/dev/null 2>"$OUT/e"
 eq "missing file: exit 1" "$?:$(cat "$OUT/e")" "1:schedpoints: $OUT/no-such-file: No such file or directory"
-printf "${HDR}${GOOD}" | sp -f - top -i 1 -c 2 >/dev/null 2>"$OUT/e"
+printf '%b' "${HDR}${GOOD}" | sp -f - top -i 1 -c 2 >/dev/null 2>"$OUT/e"
 eq "top: stream ends after one snapshot: exit 0, no output" "$?" "0"
 
 # ---- histograms, disk_sleep and idle (#15; basic.txt) -----------------------
@@ -977,14 +975,14 @@ sp -f "$V3" hist no_such_function >"$OUT/o" 2>"$OUT/e"
 eq "hist X with no match: exit 1, said" "$?:$(cat "$OUT/e")" "1:schedpoints: no call site with a histogram matches 'no_such_function'"
 for f in "$V" "$B"; do
 	for args in "hist" "--buckets -F csv sites" "-s p50 sites"; do
-		# shellcheck disable=SC2086 # words of options, split on purpose
 		SP_RC=1
+		# shellcheck disable=SC2086 # words of options, split on purpose
 		sp -f "$f" $args >"$OUT/o" 2>"$OUT/e"
 		eq "$(basename "$f") (no histograms), $args: exit 1, said" \
 			"$?:$(cat "$OUT/o"):$(grep -c 'the histograms of off-CPU time' "$OUT/e")" "1::1"
 	done
 done
-printf "${HDR}1\t1\tsleep\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/hist1-none.txt"
+printf '%b' "${HDR}1\t1\tsleep\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/hist1-none.txt"
 eq "'hist 1', no line with one: percentile columns, empty" \
 	"$(sp -f "$OUT/hist1-none.txt" -F csv sites | tr '\n' ' ')" \
 	"count,total_ns,mean_ns,p50_ns,p90_ns,p99_ns,max_ns,tasks,kind,site 5,100,20,,,,60,1,sleep,f+0x1/0x2 "
@@ -1051,9 +1049,9 @@ eq "heatmap --buckets: bucket columns from the lowest to the highest held, a too
 eq "heatmap --buckets -n 2: 2 rows" "$(sp -f "$V3" heatmap --buckets -n 2 | grep -c 'text-anchor="end">[a-z_]*:')" "2"
 eq "heatmap --buckets -T -n 1: rows by time" "$(sp -f "$V3" heatmap --buckets -T -n 1 | grep -o 'text-anchor="end">[a-z_]*:[^<]*' | sed 's/.*">//')" "sleep:schedule_timeout+0x8b/0x140"
 # interval mode: bucket deltas; a bucket going back is a reset
-printf "${HDR}1\t1\tsleep\t5\t10000\t3000\t10:3,11:2\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/h1.txt"
-printf "${HDR}1\t1\tsleep\t9\t20000\t3000\t10:4,11:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/h2.txt"
-printf "${HDR}1\t1\tsleep\t9\t20000\t3000\t10:2,11:7\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/hr.txt"
+printf '%b' "${HDR}1\t1\tsleep\t5\t10000\t3000\t10:3,11:2\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/h1.txt"
+printf '%b' "${HDR}1\t1\tsleep\t9\t20000\t3000\t10:4,11:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/h2.txt"
+printf '%b' "${HDR}1\t1\tsleep\t9\t20000\t3000\t10:2,11:7\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/hr.txt"
 eq "diff: the interval's buckets and percentiles" \
 	"$(sp -F csv diff "$OUT/h1.txt" "$OUT/h2.txt" --buckets sites | tail -n +2 | cut -d, -f3,6 | tr '\n' ' '):$(sp -F csv diff "$OUT/h1.txt" "$OUT/h2.txt" sites | sed -n 2p)" \
 	"10,1 11,3 :4,,9,10000,,20000,2500,2730,3000,3000,3000,1,sleep,f+0x1/0x2"
@@ -1080,8 +1078,8 @@ bad "hist count above 2^64-1" "${HDR}1\t1\tsleep\t5\t100\t60\t19:184467440737095
 bad "the calls of all histograms above 2^64-1" "${HDR2}1\t1\tsleep\t5\t100\t60\t19:18446744073709551615\tffffffff81000000\tf+0x1/0x2\tx\n2\t2\tsleep\t5\t100\t60\t9:1\tffffffff81000000\tf+0x1/0x2\tx\n" 14 "hist: the calls of all histograms add up to more than 2^64-1"
 for args in "hist -n 3" "hist do_nanosleep -s p99" "hist do_nanosleep -g function" "-F prometheus hist" "-F folded hist" \
 	"--buckets matrix" "--buckets -F json sites" "--buckets -F csv matrix" "heatmap --buckets --columns 3" "-s p50 matrix"; do
-	# shellcheck disable=SC2086 # words of options, split on purpose
 	SP_RC=2
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp -f "$V3" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args (#15)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: ')" "2:1"
@@ -1263,7 +1261,7 @@ done
 # (one line follows, with time and a histogram) fails at its end without
 # touching more than a few MB; before, tables were sized from the claim
 # (460 MB touched).  From a file and from a pipe.
-printf "sched_points version 1\nhist 1\nentries 4194304\n${COLS}1\t1\tsleep\t5\t100\t60\t9:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/claim.txt"
+printf '%b' "sched_points version 1\nhist 1\nentries 4194304\n${COLS}1\t1\tsleep\t5\t100\t60\t9:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/claim.txt"
 for how in file pipe; do
 	if [ $how = file ]; then
 		/usr/bin/time -o "$OUT/time" -f '%M' "$S" -f "$OUT/claim.txt" >/dev/null 2>"$OUT/e"
@@ -1311,15 +1309,15 @@ for args in "-s comm sites" "-s pid sites" "-s tgid sites" "-s pid tasks -b tgid
 	"-s tgid tasks -b comm" "-p sites" "-p -F csv tasks" \
 	"-g function tasks" "-g module site do_nanosleep" "-b tgid sites" "-b comm kinds" \
 	"-b tgid task 123"; do
-	# shellcheck disable=SC2086 # words of options, split on purpose
 	SP_RC=2
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|pretty\|group\|by\|columns\)')" "2:1"
 done
 for args in "-s tasks task 123" "-s pid task 123" "-s count,pid task 123" "--columns 3 sites" "--columns 3 -F folded matrix" "-F table heatmap"; do
-	# shellcheck disable=SC2086 # words of options, split on purpose
 	SP_RC=2
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "an option that does not apply is a usage error: $args" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|columns\)')" "2:1"
@@ -1332,8 +1330,8 @@ sp -F json help >/dev/null 2>"$OUT/e"
 eq "help with an option: a usage error, not ignored (#16)" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: help takes no option: it prints this text only"
 eq "help alone: the usage text" "$(sp help | head -n 1)" "Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
 for args in "-F folded -i 3" "-F csv -i 3 matrix" "-i 3 heatmap"; do
-	# shellcheck disable=SC2086 # words of options, split on purpose
 	SP_RC=2
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp diff "$FIX/a.txt" "$FIX/b.txt" $args >/dev/null 2>"$OUT/e"
 	eq "diff $args: -i sets rates that the format does not show, a usage error (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: --interval only sets the rates of diff, and .* shows none$')" "2:1"
@@ -1345,8 +1343,8 @@ eq "top on a stream, -F folded -i 2: a usage error (#16)" \
 eq "top on a file, -F folded -i: the time between reads, no error" \
 	"$(sp -f "$FIX/a.txt" -F folded -i 0.01 -c 1 top >/dev/null 2>&1; echo $?)" "0"
 for args in "top -c 2 -i 0.01 heatmap" "top -F prometheus -c 2 -i 0.01 sites"; do
-	# shellcheck disable=SC2086 # words of options, split on purpose
 	SP_RC=2
+	# shellcheck disable=SC2086 # words of options, split on purpose
 	sp -f "$V" $args >/dev/null 2>"$OUT/e"
 	eq "$args: whole documents one after the other on stdout is a usage error (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: top writes a whole .* document per sample: give -o FILE')" "2:1"
@@ -1496,24 +1494,21 @@ for f in "$OUT/e.prom" "$OUT/time.prom" "$OUT/timem.prom" "$OUT/g.prom"; do
 done
 
 # ---- documentation ----------------------------------------------------------
-missing=""
-for opt in $(grep -o -- '--[a-z][a-z-]*' "$OUT/help" | sort -u); do
+missing=$(grep -o -- '--[a-z][a-z-]*' "$OUT/help" | sort -u | while IFS= read -r opt; do
 	o=$(echo "$opt" | sed 's/-/\\\\-/g')
-	grep -q -- "$o" "$TOP/schedpoints.8" || missing="$missing $opt"
-done
+	grep -q -- "$o" "$TOP/schedpoints.8" || printf ' %s' "$opt"
+done)
 eq "every long option in --help is in schedpoints.8" "${missing:-none}" "none"
-missing=""
-for opt in $(grep -o -- '^ *-[a-zA-Z],' "$OUT/help" | tr -d ' ,'); do
+missing=$(grep -o -- '^ *-[a-zA-Z],' "$OUT/help" | tr -d ' ,' | while IFS= read -r opt; do
 	o=$(echo "$opt" | sed 's/-/\\\\-/g')
-	grep -q -- "$o" "$TOP/schedpoints.8" || missing="$missing $opt"
-done
+	grep -q -- "$o" "$TOP/schedpoints.8" || printf ' %s' "$opt"
+done)
 eq "every short option in --help is in schedpoints.8" "${missing:-none}" "none"
 eq "no stale references (.spec/, shared/design, rows[].delta) in sources and docs (#16)" \
 	"$(grep -lE '\.spec/|shared/design|rows\[\]\.delta' "$SRC"/*.c "$SRC"/*.h "$SRC"/README.md "$SRC"/schedpoints.8 | tr '\n' ' ')" ""
-missing=""
-for doc in $(grep -ohE 'Documentation/[A-Za-z0-9_/.-]+\.rst' "$TOP"/*.c "$TOP"/*.h "$TOP"/README.md "$TOP"/schedpoints.8 | sort -u); do
-	grep -q "^+++ b/$doc\$" "$TOP"/../../patches/*.patch || missing="$missing $doc"
-done
+missing=$(grep -ohE 'Documentation/[A-Za-z0-9_/.-]+\.rst' "$TOP"/*.c "$TOP"/*.h "$TOP"/README.md "$TOP"/schedpoints.8 | sort -u | while IFS= read -r doc; do
+	grep -q "^+++ b/$doc\$" "$TOP"/../../patches/*.patch || printf ' %s' "$doc"
+done)
 eq "every Documentation/*.rst the tool names is in the series" "${missing:-none}" "none"
 w=$(groff -man -ww -z "$TOP/schedpoints.8" 2>&1)
 eq "schedpoints.8 formats without warnings" "${w:-clean}" "clean"
