@@ -30,11 +30,14 @@ mkdir -p "$out"
 
 loader=
 if [ "$load" = 1 ]; then
+	# Its own process group, so that the whole of it (make, the tests,
+	# the fuzzer) stops with us: an orphaned run would write into the
+	# same tests/out as the next make check.
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	nice -n 10 bash -c 'while make -s -C "$1" check >/dev/null 2>&1; do :; done' \
+	setsid nice -n 10 bash -c 'while make -s -C "$1" check >/dev/null 2>&1; do :; done' \
 		_ "$REPO/tools/schedpoints" &
 	loader=$!
-	trap 'kill "$loader" 2>/dev/null; pkill -P "$loader" 2>/dev/null || true' EXIT
+	trap 'kill -- -"$loader" 2>/dev/null || true' EXIT
 fi
 
 n=0 good=0
