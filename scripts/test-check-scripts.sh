@@ -266,15 +266,15 @@ plant() {
 kbuild_case 0 build-kernel.sh "the clean series builds"
 plant include/linux/points.h PLANT_WARNING
 kbuild_case 1 build-kernel.sh "a warning in a header of the series fails"
-kbuild_case 1 build-kernel.sh "... and fails again on the next run (sticky)"
+kbuild_case 1 build-kernel.sh "header: ... and fails again on the next run (sticky)"
 plant include/linux/points.h
-kbuild_case 0 build-kernel.sh "... until it is fixed"
+kbuild_case 0 build-kernel.sh "header: ... until it is fixed"
 # (a source whose name holds "ld" is no linker)
 plant kernel/sched/build_policy.c PLANT_WARNING
 kbuild_case 1 build-kernel.sh "a warning in a source of the series fails"
-kbuild_case 1 build-kernel.sh "... and fails again on the next run (sticky)"
+kbuild_case 1 build-kernel.sh "source: ... and fails again on the next run (sticky)"
 plant kernel/sched/build_policy.c
-kbuild_case 0 build-kernel.sh "... until it is fixed"
+kbuild_case 0 build-kernel.sh "source: ... until it is fixed"
 for w in PLANT_OBJTOOL PLANT_MODPOST PLANT_LD; do
 	plant kernel/sched/points.c "$w"
 	kbuild_case 1 build-kernel.sh "$w: an objtool, modpost or linker warning fails"

@@ -1531,10 +1531,19 @@ static unsigned long long fgraph_seen(void)
 	return n;
 }
 
-/* A kretprobe over the function-graph tracer: it saves return_to_handler. */
+/*
+ * The function-graph tracer and a kretprobe, turned on in either order:
+ * whichever hooks schedule()'s return last (ftrace runs the ops added
+ * last first) saves the other's trampoline.
+ */
 static int fgraph_kretprobe_on(void)
 {
 	return fgraph_on() ?: kretprobe_on();
+}
+
+static int kretprobe_fgraph_on(void)
+{
+	return kretprobe_on() ?: fgraph_on();
 }
 
 static void fgraph_kretprobe_off(void)
@@ -1564,6 +1573,11 @@ static const struct sp_tracer tracer_fgraph = {
 
 static const struct sp_tracer tracer_fgraph_kretprobe = {
 	"function_graph", fgraph_kretprobe_on, fgraph_kretprobe_off,
+	fgraph_kretprobe_seen,
+};
+
+static const struct sp_tracer tracer_kretprobe_fgraph = {
+	"function_graph", kretprobe_fgraph_on, fgraph_kretprobe_off,
 	fgraph_kretprobe_seen,
 };
 
@@ -1746,11 +1760,18 @@ TEST_F_TIMEOUT(sp, sites_under_two_kretprobes, T_LONG)
 	check_under_tracer(_metadata, &tracer_kretprobes);
 }
 
-TEST_F_TIMEOUT(sp, sites_under_kretprobe_over_function_graph, T_LONG)
+TEST_F_TIMEOUT(sp, sites_under_function_graph_then_kretprobe, T_LONG)
 {
 	if (!load_test_module(_metadata, self))
 		return;
 	check_under_tracer(_metadata, &tracer_fgraph_kretprobe);
+}
+
+TEST_F_TIMEOUT(sp, sites_under_kretprobe_then_function_graph, T_LONG)
+{
+	if (!load_test_module(_metadata, self))
+		return;
+	check_under_tracer(_metadata, &tracer_kretprobe_fgraph);
 }
 
 /* ---------------------------------------------------------------------- */
