@@ -1390,6 +1390,8 @@ struct sp_tracer {
 	void (*off)(void);
 	/* the schedule() calls it hooked since on(), 0 if it missed any */
 	unsigned long long (*seen)(void);
+	/* why the effective mode is not compared under it, or NULL */
+	const char *caller_only;
 };
 
 static void tracefs_mount(void)
@@ -1579,6 +1581,7 @@ static const struct sp_tracer tracer_fgraph_kretprobe = {
 static const struct sp_tracer tracer_kretprobe_fgraph = {
 	"function_graph", kretprobe_fgraph_on, fgraph_kretprobe_off,
 	fgraph_kretprobe_seen,
+	"the unwinder undoes the graph hook, then the kretprobe, so it cannot pass a kretprobe over the graph hook (the spec's limits)",
 };
 
 /*
@@ -1690,8 +1693,14 @@ static void check_under_tracer(struct __test_metadata *_metadata,
 	const struct tr_site *t;
 	unsigned long long seen;
 	int np, nt, r, k, ret;
+	bool bad;
 
 	for (r = 0; r < (int)ARRAY_SIZE(runs); r++) {
+		if (tr->caller_only && strcmp(runs[r].mode, "caller")) {
+			TH_LOG("%s, %s: not compared: %s", tr->name,
+			       runs[r].mode, tr->caller_only);
+			continue;
+		}
 		np = traced_sites(_metadata, runs[r].mode, runs[r].time, plain);
 		ASSERT_LT(0, np);
 		ret = tr->on();
@@ -1712,30 +1721,35 @@ static void check_under_tracer(struct __test_metadata *_metadata,
 		       tr->name, runs[r].mode, runs[r].time, np, nt, seen);
 		EXPECT_LE(4ULL * TR_CALLS, seen)
 			TH_LOG("the tracer did not hook the workload, or missed calls");
+		bad = false;
 		for (k = 0; k < np; k++) {
 			if (plain[k].count < TR_CALLS / 2)
 				continue;
 			t = tr_find(traced, nt, plain[k].name);
-			EXPECT_NE(NULL, t)
-				TH_LOG("%s: %llu calls, none traced",
-				       plain[k].name, plain[k].count);
-			if (!t)
+			if (!t) {
+				bad = true;
 				continue;
-			if (strstr(plain[k].name, "[" SP_MOD_NAME "]"))
-				EXPECT_EQ(plain[k].count, t->count)
-					TH_LOG("%s", plain[k].name);
-			EXPECT_GE(2ULL, plain[k].count > t->count ?
-				  plain[k].count - t->count :
-				  t->count - plain[k].count)
-				TH_LOG("%s: %llu, traced %llu", plain[k].name,
-				       plain[k].count, t->count);
+			}
+			if (strstr(plain[k].name, "[" SP_MOD_NAME "]") &&
+			    plain[k].count != t->count)
+				bad = true;
+			if (plain[k].count > t->count + 2 ||
+			    t->count > plain[k].count + 2)
+				bad = true;
 		}
 		for (k = 0; k < nt; k++)
-			if (traced[k].count >= TR_CALLS / 2)
-				EXPECT_NE(NULL, tr_find(plain, np,
-							traced[k].name))
-					TH_LOG("traced only: %s (%llu)",
-					       traced[k].name, traced[k].count);
+			if (traced[k].count >= TR_CALLS / 2 &&
+			    !tr_find(plain, np, traced[k].name))
+				bad = true;
+		EXPECT_FALSE(bad) {
+			TH_LOG("the sites differ (exactly at the module's, by 2 elsewhere):");
+			for (k = 0; k < np; k++)
+				TH_LOG("  untraced %6llu %s", plain[k].count,
+				       plain[k].name);
+			for (k = 0; k < nt; k++)
+				TH_LOG("  traced   %6llu %s", traced[k].count,
+				       traced[k].name);
+		}
 	}
 }
 
