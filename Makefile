@@ -47,7 +47,7 @@ check-main:
 	SP_VARIANTS=main $(S)/check.sh
 
 check-kcsan:
-	$(S)/install-deps.sh
+	$(S)/install-deps.sh build guest
 	SP_HOST_TESTS=0 SP_VARIANTS=debug-kcsan $(S)/check.sh
 
 bisect-check:
@@ -67,11 +67,11 @@ bench:
 	$(S)/bench.sh
 
 tree:
-	$(S)/install-deps.sh
+	$(S)/install-deps.sh build
 	$(S)/prepare-tree.sh
 
 kernel:
-	$(S)/install-deps.sh
+	$(S)/install-deps.sh build
 	$(S)/build-kernel.sh
 
 export-patches:

@@ -38,7 +38,7 @@ for r in $only; do
 	case $r in vanilla|peer|series|smp) ;; *) die "BENCH_ONLY: unknown run '$r'" ;; esac
 done
 runs() { for r in "$@"; do [[ $only == *" $r "* ]] && return 0; done; return 1; }
-"$REPO/scripts/install-deps.sh"
+"$REPO/scripts/install-deps.sh" build guest bench
 mkdir -p "$out"
 : >"$out/results.raw"
 # phase NAME SECONDS: how long a step took, for the report.

@@ -8,7 +8,7 @@ if [ "${1:-}" = --help ]; then
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
-"$REPO/scripts/install-deps.sh"
+"$REPO/scripts/install-deps.sh" demo
 "$REPO/scripts/build-kernel.sh"
 "$REPO/scripts/build-selftests.sh"
 "$REPO/scripts/build-initramfs.sh"

@@ -1,34 +1,173 @@
 #!/usr/bin/env bash
-# Install the Debian packages the build, the guest and the tests need,
-# when any is missing. Needs root (or sudo) only when something is missing.
+# Install the Debian packages that GROUP... needs, when any is missing, and
+# say which and how much (apt's list, download and installed sizes) before
+# installing. Groups: build (the kernel), guest (QEMU, busybox), lint,
+# host-tests (tools/*/debian-packages), bench (bpftrace, pahole); demo is
+# build and guest, check is build, guest, lint and host-tests; no group:
+# all of them. Needs root (or sudo) only when there is something to do.
+#
+# The install starts and enables no service: a temporary policy-rc.d that
+# exits 101 keeps the packages' maintainer scripts from starting any, every
+# systemd unit the install enabled (a new symlink under /etc/systemd/system)
+# is disabled again, and stopped where systemd runs, and a policy-rc.d that
+# was there is put back. Once per machine, the prometheus and
+# prometheus-node-exporter services that an earlier install of ours left
+# enabled are disabled too (see Documentation/developing.md); the stamp
+# /var/cache/sched-points/services-cleaned-up says it was done.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	echo "usage: $0    install missing Debian packages (needs root if any is missing)"
+	sed -n '2,16s/^# \{0,1\}//p' "$0"
+	echo "usage: $0 [GROUP...]    GROUP: build guest lint host-tests bench demo check all"
+	echo "  (for the tests: SYSTEMD_ROOT, SYSTEMD_RUN, POLICY_RC_D, SP_STATE_DIR and"
+	echo "  APT_HISTORY_DIR move /etc/systemd/system, /run/systemd/system,"
+	echo "  /usr/sbin/policy-rc.d, /var/cache/sched-points and /var/log/apt)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
+args=("$@")
+SYSTEMD_ROOT=${SYSTEMD_ROOT:-/etc/systemd/system}
+SYSTEMD_RUN=${SYSTEMD_RUN:-/run/systemd/system}
+POLICY_RC_D=${POLICY_RC_D:-/usr/sbin/policy-rc.d}
+SP_STATE_DIR=${SP_STATE_DIR:-/var/cache/sched-points}
+APT_HISTORY_DIR=${APT_HISTORY_DIR:-/var/log/apt}
+stamp=$SP_STATE_DIR/services-cleaned-up
+# The units of the packages of ours that ship one (tools/schedpoints/
+# debian-packages: the tests run their programs, never the services).
+our_units=(prometheus.service prometheus-node-exporter.service)
 
-pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
-      rsync kmod ccache git busybox-static qemu-system-x86 clang
-      sparse codespell shellcheck python3 python3-ply python3-git file bpftrace
-      dwarves)
-[ -n "${KERNEL_SRC:-}" ] || pkgs+=(linux-source-6.12)
-for f in "$REPO"/tools/*/debian-packages; do
-	[ -f "$f" ] && mapfile -t -O "${#pkgs[@]}" pkgs < <(grep -v '^#' "$f")
+# group_packages GROUP: the packages it needs, one a line.
+group_packages() {
+	case $1 in
+	build)
+		printf '%s\n' build-essential bc bison flex libelf-dev libssl-dev cpio \
+			xz-utils rsync kmod ccache git python3 file
+		[ -n "${KERNEL_SRC:-}" ] || echo linux-source-6.12 ;;
+	guest) printf '%s\n' busybox-static qemu-system-x86 ;;
+	lint) printf '%s\n' sparse codespell shellcheck clang python3-ply python3-git ;;
+	host-tests) grep -hv '^#' "$REPO"/tools/*/debian-packages ;;
+	bench) printf '%s\n' bpftrace dwarves ;;
+	demo) group_packages build; group_packages guest ;;
+	check) for g in build guest lint host-tests; do group_packages "$g"; done ;;
+	all) for g in check bench; do group_packages "$g"; done ;;
+	esac
+}
+
+[ $# != 0 ] || set -- all
+for g in "$@"; do
+	[[ $g =~ ^(build|guest|lint|host-tests|bench|demo|check|all)$ ]] ||
+		die "unknown group '$g' (build guest lint host-tests bench demo check all)"
 done
-
+mapfile -t pkgs < <(for g in "$@"; do group_packages "$g"; done | grep -v '^$' | sort -u)
 missing=()
 for p in "${pkgs[@]}"; do
-	[ -n "$p" ] || continue
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
-note "installing Debian packages: ${missing[*]}"
-sudo=
-[ "$(id -u)" = 0 ] || sudo=sudo
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y \
-	--no-install-recommends "${missing[@]}" ||
-	{ $sudo apt-get update && $sudo env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y --no-install-recommends "${missing[@]}"; }
+# unit_links: every symlink under $SYSTEMD_ROOT, "PATH TARGET" (how
+# systemctl enable and Debian's deb-systemd-helper enable a unit).
+unit_links() {
+	[ ! -d "$SYSTEMD_ROOT" ] || find "$SYSTEMD_ROOT" -type l -printf '%p %l\n' | sort
+}
+
+# enabled UNIT: a *.wants/ link of $SYSTEMD_ROOT starts UNIT at boot.
+enabled() { [ -n "$(find "$SYSTEMD_ROOT" -path "*.wants/$1" -type l 2>/dev/null)" ]; }
+
+# disable_units WHY UNIT...: disable each unit and remove its links, stop it
+# where systemd runs.
+disable_units() {
+	local why=$1 u
+	shift
+	for u in "$@"; do
+		note "disabling $u ($why; 'systemctl enable --now $u' if you want it)"
+		if command -v systemctl >/dev/null; then
+			systemctl disable --quiet "$u" >&2 || true
+			[ ! -d "$SYSTEMD_RUN" ] || systemctl stop "$u" >&2 || true
+		fi
+		find "$SYSTEMD_ROOT" -type l -lname "*/$u" -delete 2>/dev/null || true
+	done
+}
+
+# installed_by_us PACKAGE: apt's history has PACKAGE on the command line
+# of one of our installs ("apt-get install -y --no-install-recommends").
+installed_by_us() {
+	zcat -f "$APT_HISTORY_DIR"/history.log* 2>/dev/null |
+		awk -v p="$1" '/^Commandline: apt-get install -y --no-install-recommends / {
+			for (i = 6; i <= NF; i++) if ($i == p) found = 1
+		} END { exit !found }'
+}
+
+# left_enabled: the units of ours that an earlier install (before this
+# one disabled what it enabled) left enabled, until the stamp says that
+# they were dealt with: a unit enabled after that is the user's.
+left_enabled() {
+	local u
+	[ ! -e "$stamp" ] || return 0
+	for u in "${our_units[@]}"; do
+		enabled "$u" && installed_by_us "${u%.service}" && echo "$u"
+	done
+	return 0
+}
+
+mapfile -t left < <(left_enabled)
+if [ ! -e "$stamp" ] && [ ${#missing[@]} = 0 ] && [ ${#left[@]} = 0 ]; then
+	{ mkdir -p "$SP_STATE_DIR" && : >"$stamp"; } 2>/dev/null || true
+fi
+[ ${#missing[@]} != 0 ] || [ ${#left[@]} != 0 ] || exit 0
+if [ "$(id -u)" != 0 ]; then
+	note "root is needed: sudo $0 ${args[*]}"
+	exec sudo env KERNEL_SRC="${KERNEL_SRC:-}" "$0" "${args[@]}"
+fi
+
+if [ ${#left[@]} != 0 ]; then
+	disable_units "an earlier 'make demo' or 'make check' left it enabled; done once" "${left[@]}"
+fi
+mkdir -p "$SP_STATE_DIR"
+: >"$stamp"
+[ ${#missing[@]} != 0 ] || exit 0
+
+simulate() {
+	apt-get install -s --no-install-recommends "${missing[@]}" 2>&1 |
+		awk '/^Inst / { print $2 } /^E: / { print > "/dev/stderr"; bad = 1 } END { exit bad }'
+}
+if ! inst=$(simulate 2>/dev/null); then
+	apt-get update >&2
+	inst=$(simulate) || die "apt-get cannot install: ${missing[*]}"
+fi
+mapfile -t inst <<<"$inst"
+sizes=$(apt-cache show --no-all-versions "${inst[@]}" | awk '
+	/^Size: / { d += $2 } /^Installed-Size: / { i += $2 }
+	END { printf "download %.1f MB, installed %.1f MB", d / 1e6, i * 1024 / 1e6 }')
+note "installing Debian packages for ${args[*]:-all}: ${missing[*]}"
+note "with what they need, apt installs ${#inst[@]} packages ($sizes): ${inst[*]}"
+
+# policy_restore: put back the policy-rc.d that was there (or none).
+saved=$POLICY_RC_D.sched-points-saved
+marker='# sched-points install-deps.sh: no service starts during the install'
+policy_restore() {
+	if [ -e "$saved" ] || [ -L "$saved" ]; then
+		mv -f "$saved" "$POLICY_RC_D"
+	elif grep -qsxF "$marker" "$POLICY_RC_D"; then
+		rm -f "$POLICY_RC_D"
+	fi
+}
+policy_restore # after a run that was killed before it could
+if [ -e "$POLICY_RC_D" ] || [ -L "$POLICY_RC_D" ]; then
+	mv "$POLICY_RC_D" "$saved"
+fi
+trap policy_restore EXIT
+mkdir -p "$(dirname "$POLICY_RC_D")"
+printf '#!/bin/sh\n%s\nexit 101\n' "$marker" >"$POLICY_RC_D"
+chmod 755 "$POLICY_RC_D"
+note "no service starts or stays enabled: $POLICY_RC_D exits 101 during the install, and what it enables is disabled"
+
+before=$(unit_links)
+rc=0
+apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; }
+apt_install || { apt-get update >&2 && apt_install; } || rc=$?
+mapfile -t new < <(comm -13 <(echo "$before") <(unit_links) |
+	awk '$2 != "/dev/null" { n = split($2, p, "/"); print p[n] }' | sort -u)
+[ ${#new[@]} = 0 ] || disable_units "enabled by its package's install" "${new[@]}"
+policy_restore
+trap - EXIT
+[ "$rc" = 0 ] || die "apt-get install failed (exit $rc)"

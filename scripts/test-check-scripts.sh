@@ -11,6 +11,10 @@
 #    QEMU (a stalled first boot's splats, an unexpected taint, no marker);
 #  - .ci/run against a fake make: none of the variables that shrink the run
 #    reach it;
+#  - install-deps.sh against a fake apt and systemctl: only the packages of
+#    the groups asked for, said with their sizes before the install; no
+#    service started or left enabled, a policy-rc.d put back; the one-time
+#    clean-up of the services an earlier install of ours left enabled;
 #  - build-kernel.sh, rt-build-check.sh and bisect-check.sh on a fake
 #    kernel tree with a fake kbuild (scripts/tests/kbuild/make): planted
 #    header, objtool, modpost and linker warnings fail, and fail again on
@@ -27,7 +31,7 @@
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,27s/^# \{0,1\}//p' "$0"
+	sed -n '2,31s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -197,6 +201,146 @@ grep -qx "args: check" "$tmp/ci.out" 2>/dev/null && grep -qx "dir: $tmp/ci" "$tm
 [ -z "$leaked" ] || echo "# .ci/run passed on:$leaked"
 tap_result "$([ -z "$leaked" ] && echo 0 || echo 1)" \
 	".ci/run: make check without SP_VARIANTS, SP_HOST_TESTS, RESULT_CACHE, KCFLAGS, MAKEFLAGS... (each named)"
+
+# install-deps.sh against a fake apt (apt-get, apt-cache, dpkg-query), a
+# fake systemctl and a fake /etc/systemd/system ($d/etc): a package in
+# $d/missing/ is not installed yet, and installing it enables each unit of
+# $d/units/PKG (a link, as deb-systemd-helper makes it) and starts it
+# unless policy-rc.d exits 101 (as deb-systemd-invoke does); the fakes log
+# what they do to $d/log.
+d=$tmp/deps
+mkdir -p "$d/bin"
+cat >"$d/bin/dpkg-query" <<'FAKE'
+#!/usr/bin/env bash
+[ ! -e "$FAKE_DEPS/missing/${*: -1}" ] || exit 1
+echo "install ok installed"
+FAKE
+cat >"$d/bin/apt-get" <<'FAKE'
+#!/usr/bin/env bash
+set -euo pipefail
+[ "$1" = install ] || { echo "apt-get $*" >>"$FAKE_DEPS/log"; exit 0; }
+shift
+sim=0 pkgs=()
+for a in "$@"; do
+	case $a in -s) sim=1 ;; -*) ;; *) pkgs+=("$a") ;; esac
+done
+for p in "${pkgs[@]}"; do
+	if [ $sim = 1 ]; then echo "Inst $p (1.0 Debian:12 [amd64])"; continue; fi
+	echo "fake apt-get: installing $p" >&2
+	echo "installed $p" >>"$FAKE_DEPS/log"
+	rm -f "$FAKE_DEPS/missing/$p"
+	while read -r link; do
+		mkdir -p "$SYSTEMD_ROOT/$(dirname "$link")"
+		ln -s "/lib/systemd/system/${link##*/}" "$SYSTEMD_ROOT/$link"
+		policy=0
+		[ ! -x "$POLICY_RC_D" ] || "$POLICY_RC_D" "${link##*/}" start || policy=$?
+		[ $policy = 101 ] || echo "started ${link##*/}" >>"$FAKE_DEPS/log"
+	done < <(cat "$FAKE_DEPS/units/$p" 2>/dev/null)
+done
+FAKE
+cat >"$d/bin/apt-cache" <<'FAKE'
+#!/usr/bin/env bash
+for p in "$@"; do
+	[[ $p == -* || $p == show ]] || printf 'Package: %s\nSize: 1500000\nInstalled-Size: 2048\n\n' "$p"
+done
+FAKE
+cat >"$d/bin/systemctl" <<'FAKE'
+#!/usr/bin/env bash
+u=${*: -1}
+echo "systemctl $*" >>"$FAKE_DEPS/log"
+case $1 in
+disable) find "$SYSTEMD_ROOT" -type l -lname "*/$u" -delete ;;
+is-enabled) [ -n "$(find "$SYSTEMD_ROOT" -path "*.wants/$u" -type l)" ] && echo enabled || { echo disabled; exit 1; } ;;
+esac
+FAKE
+printf '#!/bin/sh\necho 0\n' >"$d/bin/id"
+chmod +x "$d"/bin/*
+# deps_reset: nothing missing, no unit, no policy-rc.d, no history.
+deps_reset() {
+	rm -rf "${d:?}"/{missing,units,etc,run,state,apt,log} "$d/policy-rc.d"*
+	mkdir -p "$d/missing" "$d/units" "$d/etc/multi-user.target.wants" "$d/run" "$d/apt"
+	ln -s /lib/systemd/system/ssh.service "$d/etc/multi-user.target.wants/ssh.service"
+	: >"$d/log"
+}
+# deps_run GROUP...: install-deps.sh on the fakes; output to $d/out.
+deps_run() {
+	env FAKE_DEPS="$d" PATH="$d/bin:$PATH" SYSTEMD_ROOT="$d/etc" SYSTEMD_RUN="$d/run" \
+		POLICY_RC_D="$d/policy-rc.d" SP_STATE_DIR="$d/state" APT_HISTORY_DIR="$d/apt" \
+		KERNEL_SRC=/nowhere "$REPO/scripts/install-deps.sh" "$@" >"$d/out" 2>&1 ||
+		echo "# install-deps.sh $*: exit $?"
+}
+links() { (cd "$d/etc" && find . -type l | sort); }
+# deps_result DESCRIPTION PROBLEM: a TAP result, failing when PROBLEM is
+# not empty (with it and install-deps.sh's output as comments).
+deps_result() {
+	[ -z "$2" ] || { echo "# $2"; tap_comment <"$d/out"; }
+	tap_result "$([ -z "$2" ] && echo 0 || echo 1)" "install-deps.sh (fake apt): $1"
+}
+
+deps_reset
+touch "$d/missing/qemu-system-x86" "$d/missing/prometheus"
+deps_run demo
+problem=
+grep -qx "installed qemu-system-x86" "$d/log" || problem+=" qemu-system-x86 not installed;"
+! grep -qx "installed prometheus" "$d/log" || problem+=" prometheus (host-tests) installed for the demo;"
+deps_result "the demo's packages only (qemu-system-x86, not the host tests' prometheus)" "$problem"
+first=$(grep -nm1 'fake apt-get: installing' "$d/out" | cut -d: -f1 || true)
+said=$(grep -nm1 -E 'apt installs 1 packages \(download 1\.5 MB, installed 2\.1 MB\): qemu-system-x86$' "$d/out" | cut -d: -f1 || true)
+deps_result "says which packages and how much (download, installed) before installing" \
+	"$([ -n "$said" ] && [ -n "$first" ] && [ "$said" -lt "$first" ] || echo "no size line before the install")"
+
+deps_reset
+touch "$d/missing/prometheus"
+echo multi-user.target.wants/prometheus.service >"$d/units/prometheus"
+links >"$d/links.before"
+deps_run check
+problem=
+[ "$(FAKE_DEPS=$d SYSTEMD_ROOT=$d/etc "$d/bin/systemctl" is-enabled prometheus.service)" = disabled ] ||
+	problem+=" prometheus.service enabled;"
+links | cmp -s - "$d/links.before" || problem+=" new unit links: $(links | comm -13 "$d/links.before" - | tr '\n' ' ');"
+grep -q '==> disabling prometheus.service' "$d/out" || problem+=" not said on stderr;"
+deps_result "a unit that the install enables is disabled again, said, and no new unit is left" "$problem"
+deps_result "no service starts during the install (policy-rc.d exits 101), none is left after" \
+	"$(grep '^started' "$d/log" | tr '\n' ' ')$([ ! -e "$d/policy-rc.d" ] || echo "policy-rc.d left behind")"
+
+deps_reset
+touch "$d/missing/prometheus"
+echo multi-user.target.wants/prometheus.service >"$d/units/prometheus"
+printf '#!/bin/sh\n# the machine'"'"'s own\nexit 0\n' >"$d/policy-rc.d"
+chmod 750 "$d/policy-rc.d"
+cp -p "$d/policy-rc.d" "$d/own-policy"
+deps_run host-tests
+problem=$(grep '^started' "$d/log" | tr '\n' ' ' || true)
+cmp -s "$d/policy-rc.d" "$d/own-policy" && [ "$(stat -c %a "$d/policy-rc.d")" = 750 ] ||
+	problem+=" the machine's policy-rc.d was not put back as it was;"
+[ -z "$(find "$d" -maxdepth 1 -name 'policy-rc.d?*')" ] || problem+=" a saved copy is left;"
+deps_result "a policy-rc.d of the machine's is replaced during the install (no start) and put back" "$problem"
+
+# The clean-up once: prometheus.service, enabled by an install of ours
+# (apt's history), is disabled and stopped; prometheus-node-exporter.service,
+# installed by the user, is not; then a unit the user enables again stays.
+deps_reset
+for u in prometheus prometheus-node-exporter; do
+	ln -s "/lib/systemd/system/$u.service" "$d/etc/multi-user.target.wants/$u.service"
+done
+printf '%s\n' "Start-Date: 2026-12-03  09:38:03" \
+	"Commandline: apt-get install -y --no-install-recommends bison prometheus" \
+	"Commandline: apt install prometheus-node-exporter" >"$d/apt/history.log"
+deps_run
+problem=
+[ ! -e "$d/etc/multi-user.target.wants/prometheus.service" ] || problem+=" prometheus.service still enabled;"
+grep -qx "systemctl stop prometheus.service" "$d/log" || problem+=" not stopped;"
+[ -e "$d/etc/multi-user.target.wants/prometheus-node-exporter.service" ] &&
+	! grep -q node-exporter "$d/log" || problem+=" the user's prometheus-node-exporter.service was touched;"
+grep -q '==> disabling prometheus.service' "$d/out" || problem+=" not said on stderr;"
+[ -e "$d/state/services-cleaned-up" ] || problem+=" no stamp;"
+deps_result "once: a service an earlier install of ours left enabled is disabled and stopped, the user's is not" "$problem"
+ln -sfn /lib/systemd/system/prometheus.service "$d/etc/multi-user.target.wants/prometheus.service"
+: >"$d/log"
+deps_run
+deps_result "after the clean-up (stamp), a service the user enables again is left alone" \
+	"$([ -e "$d/state/services-cleaned-up" ] && [ -e "$d/etc/multi-user.target.wants/prometheus.service" ] &&
+		[ ! -s "$d/log" ] || echo "stamp missing or prometheus.service touched: $(cat "$d/log")")"
 
 # The build scripts on a fake kernel tree ($k/linux: a pristine commit and
 # one patch) with a fake kbuild (scripts/tests/kbuild/make: make's rebuild
