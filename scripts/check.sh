@@ -8,7 +8,7 @@
 # step's TAP (plans, nesting, no skip but those selftests/manifest allows,
 # every test the manifest names must report), and a step that exits non-zero
 # fails even when its TAP looks clean. Ends with a table of the time each
-# step took, a line "main: 57 of 57 expected" (for each variant: of the
+# step took, a line "main: 67 of 67 expected" (for each variant: of the
 # tests the manifest expects, how many reported) and one line "N passed,
 # N failed" (", N skipped").
 set -euo pipefail

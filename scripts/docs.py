@@ -28,7 +28,9 @@ on the line before it, one of these markers:
 
 Besides, it checks facts stated in several places: the textfile
 collector path (one path), README's list of make help targets, the
-cover letter's count of harness tests, the man page's date, the memory
+cover letter's count of harness tests, the manifest's counts of the tests
+each kernel reports (as README.md and developing.md quote make check's
+line), the man page's date, the memory
 per CPU in the guide against the spec, and that each example of the format
 in the spec (Documentation/scheduler/sched-points.rst in the kernel tree)
 parses as the tool reads it. Prints TAP (a plan last) and exits 1
@@ -220,6 +222,20 @@ def check_facts():
     said = int(m.group(1)) if m else None
     result(said == tests, 'cover letter: %s harness tests, sched_points_test.c '
            'has %d' % (said, tests))
+    # The manifest's counts, as make check's closing lines say them.
+    expected = {}
+    for line in read('selftests/manifest').splitlines():
+        if not line.strip() or line.lstrip().startswith('#'):
+            continue
+        for v in line.split('|')[0].split():
+            expected[v] = expected.get(v, 0) + 1
+    for doc in ('README.md', 'Documentation/developing.md'):
+        said = re.findall(r'`(main|debug): (\d+) of (\d+) expected', read(doc))
+        result(bool(said) and all(int(a) == int(b) == expected.get(v)
+                                  for v, a, b in said),
+               '%s: the manifest expects %s' % (
+                   doc, ', '.join('%s %d' % kv for kv in sorted(expected.items()))),
+               ['says: %s' % ', '.join('%s %s of %s' % t for t in said)])
     # The man page is dated in the month of its last change.
     man = 'tools/schedpoints/schedpoints.8'
     m = re.search(r'^\.TH SCHEDPOINTS 8 "([^"]*)"', read(man), re.M)
