@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Loading a snapshot, rendering a view in the chosen format, -o files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -149,52 +150,81 @@ int sp_no_match(const struct sp_opts *o, uint64_t n)
 /*
  * -o PATH.  A regular file (or a new one) is written beside PATH and
  * renamed over it, so a reader (node_exporter, a browser) never sees half
- * a file; it keeps the mode, and the owner where the user may set it, of
- * the file it replaces, and a new file gets 0666 & ~umask, as a shell's
- * '>' would make it (the output is a view, not the root-only snapshot: a
- * user who wants it private sets a umask).  A character device or a FIFO
- * is written through, never replaced (-o /dev/null, -o /dev/stdout, a
- * pipe); a symbolic link is followed, and its target replaced (the link
- * stays); any other file type is refused.  tmp holds the temporary path,
- * or "" when writing through.  "-" is standard output (main.c).
+ * a file; it keeps the permission bits, and the owner where the user may
+ * set it, of the file it replaces, and a new file gets 0666 & ~umask, as a
+ * shell's '>' would make it (the output is a view, not the root-only
+ * snapshot: a user who wants it private sets a umask).  A character
+ * device or a FIFO is written through, never replaced (-o /dev/null, a
+ * named pipe), also through a symbolic link; /dev/stdout, /dev/stderr and
+ * /dev/fd/N are the open descriptors themselves, whatever they are.  A
+ * symbolic link to anything else is refused: replacing what it points to
+ * would let whoever can write the link's directory pick the file that
+ * root overwrites.  Any other file type is refused too.  tmp holds the
+ * temporary path, or "" when writing through.  "-" is standard output
+ * (main.c).
  */
 #define TMP_SUFFIX ".tmpXXXXXX"
 
-/* Where PATH leads: itself, or the target of a symbolic link. */
-static int output_target(const char *path, char *target, size_t len,
-			 struct stat *sb, bool *exists)
+/* An open descriptor named as a path: /dev/stdout, /dev/fd/N...; or -1. */
+static int output_named_fd(const char *path)
 {
-	char *real;
+	static const char * const dirs[] = {
+		"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/",
+	};
+	char *end;
+	size_t i;
+	long fd;
 
-	*exists = !lstat(path, sb);
-	if (!*exists) {
-		if (errno != ENOENT)
-			return -1;
-		if ((size_t)snprintf(target, len, "%s", path) >= len)
-			return errno = ENAMETOOLONG, -1;
-		return 0;
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t n = strlen(dirs[i]);
+
+		if (strncmp(path, dirs[i], n) != 0 || path[n] < '0' ||
+		    path[n] > '9')
+			continue;
+		errno = 0;
+		fd = strtol(path + n, &end, 10);
+		if (!*end && !errno && fd <= 1048576L)
+			return (int)fd;
 	}
-	if (!S_ISLNK(sb->st_mode)) {
-		if ((size_t)snprintf(target, len, "%s", path) >= len)
-			return errno = ENAMETOOLONG, -1;
-		return 0;
+	return -1;
+}
+
+/*
+ * Write through to @path, which lstat() or stat() showed to be a device
+ * or FIFO: opened without creating or truncating, and checked again once
+ * open, so that a file swapped in meanwhile is never written.  A FIFO
+ * with no reader is an error, not a wait.
+ */
+static FILE *output_through(const char *path)
+{
+	struct stat sb;
+	int fd, flags;
+	FILE *fp;
+
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		fprintf(stderr, "schedpoints: %s: %s\n", path,
+			errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+		return NULL;
 	}
-	if (stat(path, sb))	/* a dangling link: ENOENT */
-		return -1;
-	if (!S_ISREG(sb->st_mode)) {	/* /dev/stdout: opened through the link */
-		if ((size_t)snprintf(target, len, "%s", path) >= len)
-			return errno = ENAMETOOLONG, -1;
-		return 0;
+	if (fstat(fd, &sb) || !(S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
+		fprintf(stderr, "schedpoints: %s: changed while opened; refusing to write it\n",
+			path);
+		close(fd);
+		return NULL;
 	}
-	real = realpath(path, NULL);
-	if (!real)
-		return -1;
-	if ((size_t)snprintf(target, len, "%s", real) >= len) {
-		free(real);
-		return errno = ENAMETOOLONG, -1;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) ||
+	    !(fp = fdopen(fd, "w"))) {
+		fprintf(stderr, "schedpoints: %s: %s\n", path, strerror(errno));
+		close(fd);
+		return NULL;
 	}
-	free(real);
-	return 0;
+	return fp;
 }
 
 /* A new file's mode, or the replaced file's mode and owner. */
@@ -204,7 +234,8 @@ static void output_mode(int fd, const struct stat *old, bool exists)
 		/* the owner as root; else the group only, if the user is in it */
 		if (fchown(fd, old->st_uid, old->st_gid))
 			(void)fchown(fd, (uid_t)-1, old->st_gid);
-		(void)fchmod(fd, old->st_mode & 07777);	/* after: chown clears set-id */
+		/* the permission bits only: never set-id or sticky bits */
+		(void)fchmod(fd, old->st_mode & 0777);
 	} else {
 		mode_t mask = umask(0);
 
@@ -215,33 +246,52 @@ static void output_mode(int fd, const struct stat *old, bool exists)
 
 FILE *sp_output_open(const struct sp_opts *o, char *tmp, size_t tmplen)
 {
-	char target[4096];
+	const char *path = o->output;
 	struct stat sb;
 	bool exists;
 	FILE *fp;
 	int fd;
 
 	tmp[0] = '\0';
-	if (!o->output)
+	if (!path)
 		return stdout;
-	if (output_target(o->output, target, sizeof(target), &sb, &exists)) {
-		fprintf(stderr, "schedpoints: %s: %s\n", o->output, strerror(errno));
-		return NULL;
-	}
-	if (exists && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
-		/* write through: a device or pipe cannot be replaced */
-		fp = fopen(target, "w");
-		if (!fp)
-			fprintf(stderr, "schedpoints: %s: %s\n", o->output, strerror(errno));
+	fd = output_named_fd(path);
+	if (fd >= 0) {
+		/* the descriptor itself, at its offset and with its flags */
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0 || !(fp = fdopen(fd, "w"))) {
+			fprintf(stderr, "schedpoints: %s: %s\n", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return NULL;
+		}
 		return fp;
 	}
-	if (exists && !S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "schedpoints: %s: not a regular file, character device or FIFO; refusing to replace it\n",
-			o->output);
+	exists = !lstat(path, &sb);
+	if (!exists && errno != ENOENT) {
+		fprintf(stderr, "schedpoints: %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
-	if ((size_t)snprintf(tmp, tmplen, "%s" TMP_SUFFIX, target) >= tmplen) {
-		fprintf(stderr, "schedpoints: %s: name too long\n", o->output);
+	if (exists && S_ISLNK(sb.st_mode)) {
+		if (stat(path, &sb)) {
+			fprintf(stderr, "schedpoints: %s: %s\n", path, strerror(errno));
+			return NULL;
+		}
+		if (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))
+			return output_through(path);
+		fprintf(stderr, "schedpoints: %s: a symbolic link; refusing to replace what it points to (name that file itself)\n",
+			path);
+		return NULL;
+	}
+	if (exists && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)))
+		return output_through(path);
+	if (exists && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "schedpoints: %s: not a regular file, character device or FIFO; refusing to replace it\n",
+			path);
+		return NULL;
+	}
+	if ((size_t)snprintf(tmp, tmplen, "%s" TMP_SUFFIX, path) >= tmplen) {
+		fprintf(stderr, "schedpoints: %s: name too long\n", path);
 		tmp[0] = '\0';
 		return NULL;
 	}

@@ -415,11 +415,14 @@ eq "-o: file holds the output, path printed" \
 	"$(cat "$OUT/o"):$(csv_sum count <"$OUT/s.csv"):$(find "$OUT" -maxdepth 1 -name "*tmp*" | wc -l)" "$OUT/s.csv:123:0"
 
 # -o and what is at PATH (#34 B, C): a FIFO and a character device are
-# written through, never replaced; a symbolic link is followed (the link
-# stays, its target is replaced); "-" is standard output; a directory or a
-# dangling link is refused.  A replaced file keeps its mode (and owner), a
-# new one gets 0666 & ~umask.  (Not /dev/null itself: the code before
-# replaced it, as root; a link to it shows the same.)
+# written through, never replaced, also through a symbolic link;
+# /dev/stdout and /dev/fd/N are the descriptors themselves; a link to a
+# regular file is refused (replacing its target would let whoever can
+# write the link's directory choose the file root overwrites), and so are
+# a directory and a dangling link; "-" is standard output.  A replaced
+# file keeps its permission bits (never set-id) and owner, a new one gets
+# 0666 & ~umask.  (Not /dev/null itself: the code before replaced it, as
+# root; a link to it shows the same.)
 mkfifo "$OUT/fifo"
 timeout 20 cat "$OUT/fifo" >"$OUT/fifo.out" &
 reader=$!
@@ -438,10 +441,31 @@ mkdir -p "$OUT/dash"
 eq "-o -: standard output, no file named '-' (#34)" \
 	"$?:$(csv_sum count <"$OUT/o"):$(find "$OUT/dash" -mindepth 1 | wc -l | tr -d ' ')" "0:123:0"
 echo old >"$OUT/target.csv"
+chmod 600 "$OUT/target.csv"
 ln -s target.csv "$OUT/link.csv"
-sp -f "$B" -F csv sites -o "$OUT/link.csv" >/dev/null
-eq "-o a symbolic link: followed, the target replaced, the link kept (#34)" \
-	"$?:$(readlink "$OUT/link.csv"):$(csv_sum count <"$OUT/target.csv")" "0:target.csv:123"
+SP_RC=1
+sp -f "$B" -F csv sites -o "$OUT/link.csv" >/dev/null 2>"$OUT/e"
+eq "-o a symbolic link to a file: refused, the file and the link untouched (#34)" \
+	"$?:$(readlink "$OUT/link.csv"):$(cat "$OUT/target.csv"):$(cat "$OUT/e")" \
+	"1:target.csv:old:schedpoints: $OUT/link.csv: a symbolic link; refusing to replace what it points to (name that file itself)"
+echo before >"$OUT/stdout.log"
+{ sp -f "$B" -F csv sites -o /dev/stdout; rc=$?; echo after; } >>"$OUT/stdout.log"
+eq "-o /dev/stdout redirected to a file: written through the descriptor, nothing before it lost (#34)" \
+	"$rc:$(head -n 1 "$OUT/stdout.log"):$(tail -n 1 "$OUT/stdout.log"):$(sed '1d;$d' "$OUT/stdout.log" | csv_sum count)" \
+	"0:before:after:123"
+{ sp -f "$B" -F csv sites -o /dev/fd/3 3>"$OUT/fd3.csv"; } >"$OUT/o"
+eq "-o /dev/fd/3: the descriptor, no path printed (#34)" \
+	"$?:$(csv_sum count <"$OUT/fd3.csv"):$(cat "$OUT/o")" "0:123:"
+mkfifo "$OUT/lonely"
+SP_RC=1
+sp -f "$B" sites -o "$OUT/lonely" >/dev/null 2>"$OUT/e"
+eq "-o a FIFO with no reader: an error, not a wait (#34)" "$?:$(cat "$OUT/e")" \
+	"1:schedpoints: $OUT/lonely: a FIFO with no reader"
+echo old >"$OUT/setid.csv"
+chmod 4755 "$OUT/setid.csv"
+sp -f "$B" -F csv sites -o "$OUT/setid.csv" >/dev/null
+eq "-o a set-uid file: replaced without the set-uid bit (#34)" \
+	"$?:$(stat -c %a "$OUT/setid.csv")" "0:755"
 ln -s no-such-target "$OUT/dangling"
 SP_RC=1
 sp -f "$B" sites -o "$OUT/dangling" >/dev/null 2>"$OUT/e"
