@@ -109,16 +109,36 @@ left_enabled() {
 	return 0
 }
 
+# policy_restore: put back the policy-rc.d that was there (or none).
+saved=$POLICY_RC_D.sched-points-saved
+marker='# sched-points install-deps.sh: no service starts during the install'
+policy_stale() { [ -e "$saved" ] || [ -L "$saved" ] || grep -qsxF "$marker" "$POLICY_RC_D"; }
+policy_restore() {
+	if [ -e "$saved" ] || [ -L "$saved" ]; then
+		mv -f "$saved" "$POLICY_RC_D"
+	elif grep -qsxF "$marker" "$POLICY_RC_D"; then
+		rm -f "$POLICY_RC_D"
+	fi
+}
+
 mapfile -t left < <(left_enabled)
+stale=0
+policy_stale && stale=1
 if [ ! -e "$stamp" ] && [ ${#missing[@]} = 0 ] && [ ${#left[@]} = 0 ]; then
 	{ mkdir -p "$SP_STATE_DIR" && : >"$stamp"; } 2>/dev/null || true
 fi
-[ ${#missing[@]} != 0 ] || [ ${#left[@]} != 0 ] || exit 0
+[ ${#missing[@]} != 0 ] || [ ${#left[@]} != 0 ] || [ $stale = 1 ] || exit 0
 if [ "$(id -u)" != 0 ]; then
 	note "root is needed: sudo $0 ${args[*]}"
 	exec sudo env KERNEL_SRC="${KERNEL_SRC:-}" "$0" "${args[@]}"
 fi
 
+# A run killed during its install (a CI timeout: no EXIT trap on a
+# signal before the traps below) left its policy-rc.d: put it back first.
+if [ $stale = 1 ]; then
+	note "putting $POLICY_RC_D back as it was before a run that was killed during its install"
+	policy_restore
+fi
 if [ ${#left[@]} != 0 ]; then
 	disable_units "an earlier 'make demo' or 'make check' left it enabled; done once" "${left[@]}"
 fi
@@ -137,25 +157,19 @@ fi
 mapfile -t inst <<<"$inst"
 sizes=$(apt-cache show --no-all-versions "${inst[@]}" | awk '
 	/^Size: / { d += $2 } /^Installed-Size: / { i += $2 }
-	END { printf "download %.1f MB, installed %.1f MB", d / 1e6, i * 1024 / 1e6 }')
+	END { printf "download %.1f MB, installed %.1f MB", d / 1e6, i * 1024 / 1e6 }') ||
+	sizes="size unknown"
 note "installing Debian packages for ${args[*]:-all}: ${missing[*]}"
 note "with what they need, apt installs ${#inst[@]} packages ($sizes): ${inst[*]}"
 
-# policy_restore: put back the policy-rc.d that was there (or none).
-saved=$POLICY_RC_D.sched-points-saved
-marker='# sched-points install-deps.sh: no service starts during the install'
-policy_restore() {
-	if [ -e "$saved" ] || [ -L "$saved" ]; then
-		mv -f "$saved" "$POLICY_RC_D"
-	elif grep -qsxF "$marker" "$POLICY_RC_D"; then
-		rm -f "$POLICY_RC_D"
-	fi
-}
-policy_restore # after a run that was killed before it could
 if [ -e "$POLICY_RC_D" ] || [ -L "$POLICY_RC_D" ]; then
 	mv "$POLICY_RC_D" "$saved"
 fi
 trap policy_restore EXIT
+# A signal ends the script through exit, so that the EXIT trap runs.
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap 'exit 130' INT
 mkdir -p "$(dirname "$POLICY_RC_D")"
 printf '#!/bin/sh\n%s\nexit 101\n' "$marker" >"$POLICY_RC_D"
 chmod 755 "$POLICY_RC_D"

@@ -316,6 +316,17 @@ cmp -s "$d/policy-rc.d" "$d/own-policy" && [ "$(stat -c %a "$d/policy-rc.d")" = 
 [ -z "$(find "$d" -maxdepth 1 -name 'policy-rc.d?*')" ] || problem+=" a saved copy is left;"
 deps_result "a policy-rc.d of the machine's is replaced during the install (no start) and put back" "$problem"
 
+# A run killed during its install left our policy-rc.d and the machine's
+# aside: the next run, with nothing missing, puts the machine's back.
+deps_reset
+printf '#!/bin/sh\n# the machine'"'"'s own\nexit 0\n' >"$d/policy-rc.d.sched-points-saved"
+printf '#!/bin/sh\n# sched-points install-deps.sh: no service starts during the install\nexit 101\n' >"$d/policy-rc.d"
+deps_run check
+problem=
+grep -qx "# the machine's own" "$d/policy-rc.d" || problem+=" the machine's policy-rc.d not back;"
+[ ! -e "$d/policy-rc.d.sched-points-saved" ] || problem+=" the saved copy is left;"
+deps_result "a policy-rc.d left by a killed run is put back, even with nothing to install" "$problem"
+
 # The clean-up once: prometheus.service, enabled by an install of ours
 # (apt's history), is disabled and stopped; prometheus-node-exporter.service,
 # installed by the user, is not; then a unit the user enables again stays.
