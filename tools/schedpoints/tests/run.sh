@@ -456,25 +456,25 @@ eq "-o /dev/stdout redirected to a file: written through the descriptor, nothing
 { sp -f "$B" -F csv sites -o /dev/fd/3 3>"$OUT/fd3.csv"; } >"$OUT/o"
 eq "-o /dev/fd/3: the descriptor, no path printed (#34)" \
 	"$?:$(csv_sum count <"$OUT/fd3.csv"):$(cat "$OUT/o")" "0:123:"
+# o_refused NAME PATH MESSAGE: -o PATH fails (exit 1), saying MESSAGE.
+o_refused() {
+	SP_RC=1
+	sp -f "$B" sites -o "$2" >/dev/null 2>"$OUT/e"
+	eq "$1" "$?:$(cat "$OUT/e")" "1:schedpoints: $2: $3"
+}
 mkfifo "$OUT/lonely"
-SP_RC=1
-sp -f "$B" sites -o "$OUT/lonely" >/dev/null 2>"$OUT/e"
-eq "-o a FIFO with no reader: an error, not a wait (#34)" "$?:$(cat "$OUT/e")" \
-	"1:schedpoints: $OUT/lonely: a FIFO with no reader"
+o_refused "-o a FIFO with no reader: an error, not a wait (#34)" "$OUT/lonely" \
+	"a FIFO with no reader"
 echo old >"$OUT/setid.csv"
 chmod 4755 "$OUT/setid.csv"
 sp -f "$B" -F csv sites -o "$OUT/setid.csv" >/dev/null
 eq "-o a set-uid file: replaced without the set-uid bit (#34)" \
 	"$?:$(stat -c %a "$OUT/setid.csv")" "0:755"
 ln -s no-such-target "$OUT/dangling"
-SP_RC=1
-sp -f "$B" sites -o "$OUT/dangling" >/dev/null 2>"$OUT/e"
-eq "-o a dangling link: refused, said (#34)" "$?:$(cat "$OUT/e")" \
-	"1:schedpoints: $OUT/dangling: No such file or directory"
-SP_RC=1
-sp -f "$B" sites -o "$OUT/dash" >/dev/null 2>"$OUT/e"
-eq "-o a directory: refused, said (#34)" "$?:$(cat "$OUT/e")" \
-	"1:schedpoints: $OUT/dash: not a regular file, character device or FIFO; refusing to replace it"
+o_refused "-o a dangling link: refused, said (#34)" "$OUT/dangling" \
+	"No such file or directory"
+o_refused "-o a directory: refused, said (#34)" "$OUT/dash" \
+	"not a regular file, character device or FIFO; refusing to replace it"
 echo old >"$OUT/private.csv"
 chmod 600 "$OUT/private.csv"
 sp -f "$B" -F csv sites -o "$OUT/private.csv" >/dev/null
