@@ -1292,29 +1292,85 @@ static bool is_worker(const pid_t *pids, int n, unsigned int pid)
 }
 
 /*
+ * Define kprobe event @def and put hist trigger @trigger on it (@dir is
+ * the event's directory).  0, or -errno with what failed in @why.
+ */
+static int kp_hist_add(const char *def, const char *dir, const char *trigger,
+		       const char **why)
+{
+	char path[256];
+	int ret;
+
+	if (access(TRACEFS "/kprobe_events", F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	ret = trace_append(TRACEFS "/kprobe_events", def);
+	*why = "kprobe event on schedule (CONFIG_KPROBE_EVENTS?)";
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/trigger", dir);
+	*why = "hist trigger (CONFIG_HIST_TRIGGERS?)";
+	return trace_append(path, trigger);
+}
+
+/*
+ * Read the hist of the trigger @trigger of kprobe event @event (in @dir):
+ * the lines that @keep parses and keeps, up to @max, into @out; then
+ * remove the trigger and the event.  The lines kept, or -1 with errno set
+ * when the hist cannot be read.
+ */
+static int kp_hist_take(const char *dir, const char *trigger,
+			const char *event,
+			bool (*keep)(const char *line, struct site_count *sc,
+				     const void *arg),
+			const void *arg, struct site_count *out, int max)
+{
+	char path[256], line[1024];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/hist", dir);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (n < max && keep(line, &out[n], arg))
+				n++;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/trigger", dir);
+	snprintf(line, sizeof(line), "!%s", trigger);
+	trace_append(path, line);
+	snprintf(line, sizeof(line), "-:%s\n", event);
+	trace_append(TRACEFS "/kprobe_events", line);
+	return f ? n : -1;
+}
+
+/* A hist line of one of the workers in @arg (KP_WORKERS pids). */
+static bool keep_worker_line(const char *line, struct site_count *sc,
+			     const void *arg)
+{
+	return parse_hist_line(line, sc) && is_worker(arg, KP_WORKERS, sc->pid);
+}
+
+/*
  * With kinds off, the counts are exactly what a kprobe on schedule() with
  * a hist trigger keyed by pid and caller counts, for the same tasks, site
  * by site: both count every call of schedule() at its return address.
  */
 TEST_F_TIMEOUT(sp, counts_equal_kprobe_hist, T_LONG)
 {
-	struct site_count hist[256], sc;
+	struct site_count hist[256];
 	int nh = 0, i, checked = 0, matched;
 	unsigned long long ours;
 	pid_t pids[KP_WORKERS];
-	char line[1024], err[SP_ERR_MAX];
+	char err[SP_ERR_MAX];
+	const char *why;
 	struct sp_child c[KP_WORKERS];
 	struct sp_view v;
 	size_t j;
-	FILE *f;
 
-	if (access(TRACEFS "/kprobe_events", F_OK))
-		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-	ASSERT_EQ(0, trace_append(TRACEFS "/kprobe_events",
-				  "p:" KP_EVENT " schedule caller=+0($stack):x64\n"))
-		TH_LOG("kprobe event on schedule (CONFIG_KPROBE_EVENTS?)");
-	ASSERT_EQ(0, trace_append(KP_DIR "/trigger", KP_TRIGGER))
-		TH_LOG("hist trigger (CONFIG_HIST_TRIGGERS?)");
+	ASSERT_EQ(0, kp_hist_add("p:" KP_EVENT " schedule caller=+0($stack):x64\n",
+				 KP_DIR, KP_TRIGGER, &why))
+		TH_LOG("%s", why);
 	ASSERT_EQ(0, sp_configure("caller", 0, 0));
 
 	for (i = 0; i < KP_WORKERS; i++) {
@@ -1327,15 +1383,9 @@ TEST_F_TIMEOUT(sp, counts_equal_kprobe_hist, T_LONG)
 	for (i = 0; i < KP_WORKERS; i++)
 		ASSERT_EQ(0, sp_child_wait(pids[i])) TH_LOG("worker %d", i);
 
-	f = fopen(KP_DIR "/hist", "r");
-	ASSERT_NE(NULL, f);
-	while (fgets(line, sizeof(line), f))
-		if (parse_hist_line(line, &sc) && is_worker(pids, KP_WORKERS, sc.pid) &&
-		    nh < (int)(sizeof(hist) / sizeof(hist[0])))
-			hist[nh++] = sc;
-	fclose(f);
-	trace_append(KP_DIR "/trigger", "!" KP_TRIGGER);
-	trace_append(TRACEFS "/kprobe_events", "-:" KP_EVENT "\n");
+	nh = kp_hist_take(KP_DIR, KP_TRIGGER, KP_EVENT, keep_worker_line, pids,
+			  hist, sizeof(hist) / sizeof(hist[0]));
+	ASSERT_LE(0, nh) TH_LOG("%s/hist: %s", KP_DIR, strerror(errno));
 
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, v.dropped);
@@ -1366,6 +1416,145 @@ TEST_F_TIMEOUT(sp, counts_equal_kprobe_hist, T_LONG)
 	TH_LOG("%d (pid, call site) pairs of %d workers agree", checked,
 	       KP_WORKERS);
 	EXPECT_LE(KP_WORKERS, checked);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3c''. a fork storm: exited tasks are folded, nothing is dropped */
+
+#define STORM_ENTRIES	256
+#define STORM_COMM	"sp_stormkid"
+#define STORM_EVENT	"sp_storm"
+#define STORM_DIR	TRACEFS "/events/kprobes/" STORM_EVENT
+#define STORM_TRIGGER	"hist:keys=comm,caller.sym-offset:vals=hitcount:size=256" \
+			" if comm == \"" STORM_COMM "\""
+
+/* Fork @arg short-lived children, one after another, each sleeping once. */
+static int child_storm(void *arg)
+{
+	long i, n = (long)arg;
+	pid_t pid;
+
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0)
+			return 20;
+		if (!pid) {
+			if (prctl(PR_SET_NAME, (unsigned long)STORM_COMM, 0, 0, 0))
+				_exit(21);
+			sp_nanosleep_n(1, 1000);
+			_exit(0);
+		}
+		if (sp_child_wait(pid))
+			return 22;
+	}
+	return 0;
+}
+
+/* "{ comm: sp_stormkid, caller: [ffff...] do_nanosleep+0x6d/0x150 } hitcount: 9" */
+static bool parse_storm_line(const char *line, struct site_count *sc,
+			     const void *arg)
+{
+	const char *c = strstr(line, "comm:");
+	char buf[1024];
+	size_t n;
+
+	if (!c)
+		return false;
+	c += strlen("comm:");
+	c += strspn(c, " ");
+	n = strcspn(c, " ,");
+	if (n != strlen(STORM_COMM) || strncmp(c, STORM_COMM, n))
+		return false;
+	/* the rest reads as a pid line's, with the pid 0 */
+	snprintf(buf, sizeof(buf), "common_pid: 0, %s", c + n);
+	return parse_hist_line(buf, sc);
+}
+
+/*
+ * With tables of 256 entries per CPU, a task forks 8 times as many
+ * children as all tables hold, one after another, each sleeping once:
+ * the entries of children that exited are folded into lines of exited
+ * tasks (pid 0) as room is needed, so nothing is dropped, each call site
+ * of theirs counts exactly what a kprobe on schedule() keyed by name and
+ * call site counts, and live tasks keep their own lines.
+ */
+TEST_F_TIMEOUT(sp, fork_storm_folds_exited, 2 * T_LONG)
+{
+	unsigned long long ours, own = 0, folded = 0, most = 0;
+	struct site_count hist[64];
+	char err[SP_ERR_MAX];
+	const char *why;
+	int nh = 0, i;
+	struct sp_child c;
+	bool waited = false;
+	struct sp_view v;
+	long children;
+	size_t j;
+
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write_uint(SP_ENTRIES, STORM_ENTRIES));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	ASSERT_EQ((unsigned long long)STORM_ENTRIES, v.capacity);
+	children = 8 * STORM_ENTRIES * (long)v.cpus;
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, kp_hist_add("p:" STORM_EVENT
+				 " schedule caller=+0($stack):x64 comm=$comm\n",
+				 STORM_DIR, STORM_TRIGGER, &why))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, sp_child_start(&c, "sp_forkstorm", child_storm,
+				    (void *)children));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid)) TH_LOG("the storm failed");
+
+	nh = kp_hist_take(STORM_DIR, STORM_TRIGGER, STORM_EVENT,
+			  parse_storm_line, NULL, hist,
+			  sizeof(hist) / sizeof(hist[0]));
+	ASSERT_LE(0, nh) TH_LOG("%s/hist: %s", STORM_DIR, strerror(errno));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v.dropped);
+	ASSERT_LT(0, nh) TH_LOG("the kprobe saw no call of %s", STORM_COMM);
+	/* every call site of the children: the kprobe's count, exactly */
+	for (i = 0; i < nh; i++) {
+		ours = 0;
+		for (j = 0; j < v.nr; j++)
+			if (!strcmp(v.e[j].comm, STORM_COMM) &&
+			    !strcmp(v.e[j].symbol, hist[i].symbol))
+				ours += v.e[j].count;
+		EXPECT_EQ(hist[i].count, ours)
+			TH_LOG("%s at %s: kprobe %llu, /proc %llu", STORM_COMM,
+			       hist[i].symbol, hist[i].count, ours);
+		if (hist[i].count > most)
+			most = hist[i].count;
+	}
+	/*
+	 * Each child slept once, at one call site: all but the few whose
+	 * timer fired before they went to sleep, who never call schedule().
+	 */
+	EXPECT_LE((unsigned long long)children * 99 / 100, most);
+	for (j = 0; j < v.nr; j++) {
+		if (v.e[j].pid == (unsigned int)getpid())
+			waited = true;
+		if (strcmp(v.e[j].comm, STORM_COMM))
+			continue;
+		if (v.e[j].pid)
+			own++;
+		else
+			folded += v.e[j].tgid;
+	}
+	/* the children are in lines of their own or of exited tasks */
+	EXPECT_LE((unsigned long long)children * 99 / 100, own + folded)
+		TH_LOG("%llu lines of children, %llu folded", own, folded);
+	EXPECT_LT(0ULL, folded);
+	EXPECT_LE(folded, v.folded);
+	/* this task lives: its wait for the storm is a line of its own */
+	EXPECT_TRUE(waited) TH_LOG("no line of pid %d", getpid());
+	TH_LOG("%ld children: %llu calls at their busiest site, %llu folded, %llu own lines",
+	       children, most, folded, own);
+	sp_view_free(&v);
 }
 
 /* ---------------------------------------------------------------------- */

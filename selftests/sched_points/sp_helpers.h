@@ -104,6 +104,7 @@ struct sp_view {
 	unsigned int minor;		/* of version 1.N; 0 for raw */
 	bool has_minor;
 	unsigned long long enabled, cpus, capacity, used, entries, dropped;
+	unsigned long long folded;	/* since 1.1; 0 before */
 	char mode[SP_WORD_MAX];		/* caller or effective */
 	unsigned long long time, kinds, hist;	/* switches, 0 or 1 */
 	size_t nr;
@@ -920,6 +921,13 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		for (k = 0; k < nnames; k++)
 			if (nl == strlen(names[k]) && !memcmp(s, names[k], nl))
 				break;
+		/* 1.1: entries of exited tasks folded into pid 0 lines */
+		if (k == nnames && v->minor >= 1 &&
+		    nl == strlen("folded") && !memcmp(s, "folded", nl)) {
+			if (!sp_parse_udec(val, vl, ~0ULL, &v->folded))
+				SP_FAIL("bad summary value");
+			continue;
+		}
 		if (k == nnames) {
 			/* unknown names only come with a later minor */
 			if (!v->has_minor || v->minor == 0)
