@@ -53,8 +53,9 @@ static size_t time_shape(const struct sp_result *r, enum sp_col *cols)
 }
 
 size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
-			 bool people)
+			 unsigned flags)
 {
+	bool people = flags & SP_COLS_PEOPLE;
 	size_t n = 0;
 	bool tgid_view = r->keys == SP_K_TGID;
 	bool by_time = r->by_time;
@@ -96,7 +97,9 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 		cols[n++] = SP_COL_COUNT;
 		n += time_shape(r, cols + n);
 	}
-	if (!(r->keys & SP_K_PID))
+	/* by pid: the tasks a row of exited tasks holds, when one is shown */
+	if (!(r->keys & SP_K_PID) ||
+	    ((flags & SP_COLS_TASKS) && r->exited_shown))
 		cols[n++] = SP_COL_TASKS;
 	if (!(r->keys & SP_K_SITE))
 		cols[n++] = SP_COL_SITES;
@@ -170,6 +173,18 @@ static void cell_rate(struct sp_cell *cell, double v, int people, int machines)
 	cell->prec[1] = machines;
 }
 
+/*
+ * The pid or tgid of a row of exited tasks: a word for people, for CSV the
+ * number the file has (pid 0; tgid, in views by pid, the exited tasks).
+ */
+static void cell_exited(struct sp_cell *cell, const char *word, uint64_t v)
+{
+	cell->type = SP_CELL_EXITED;
+	cell->s = word;
+	cell->len = strlen(word);
+	cell->u = v;
+}
+
 void sp_value_cell(const struct sp_result *r, sp_u128 v, struct sp_cell *cell)
 {
 	memset(cell, 0, sizeof(*cell));
@@ -188,10 +203,18 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 	memset(cell, 0, sizeof(*cell));
 	switch (c) {
 	case SP_COL_PID:
-		cell_uint(cell, g->pid);
+		if (g->exited)
+			cell_exited(cell, "exited", SP_PID_EXITED);
+		else
+			cell_uint(cell, g->pid);
 		break;
 	case SP_COL_TGID:
-		cell_uint(cell, g->tgid);
+		if (g->exited && (r->keys & SP_K_PID))	/* TASKS has them */
+			cell_exited(cell, "-", sp_group_exited(r, g));
+		else if (g->exited)			/* by tgid: TASKS */
+			cell_exited(cell, "exited", 0);
+		else
+			cell_uint(cell, g->tgid);
 		break;
 	case SP_COL_COUNT:
 		cell_uint(cell, g->count);
@@ -230,7 +253,7 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 			cell_ns(cell, p);
 		break;
 	case SP_COL_TASKS:
-		cell_uint(cell, g->ntasks);
+		cell_uint(cell, sp_group_tasks(r, g));
 		break;
 	case SP_COL_SITES:
 		cell_uint(cell, g->nsites);
@@ -288,6 +311,13 @@ const char *sp_cell_text(const struct sp_cell *cell, bool people, char *buf,
 	case SP_CELL_WORD:
 		*outlen = cell->len;
 		return cell->s;
+	case SP_CELL_EXITED:
+		if (people) {
+			*outlen = cell->len;
+			return cell->s;
+		}
+		snprintf(buf, len, "%s", sp_u128_str(digits, cell->u));
+		break;
 	}
 	*outlen = strlen(s);
 	return s;

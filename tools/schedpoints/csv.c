@@ -85,7 +85,7 @@ static bool csv_header(struct sp_out *out)
 void sp_csv_result(struct sp_out *out, const struct sp_result *r)
 {
 	enum sp_col cols[SP_MAX_COLS];
-	size_t ncols = sp_result_columns(r, cols, false), i, c;
+	size_t ncols = sp_result_columns(r, cols, 0), i, c;
 	FILE *fp = out->fp;
 	char *buf;
 

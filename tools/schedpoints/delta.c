@@ -9,11 +9,23 @@
  * reallocated, so between two snapshots of the same table every row of the
  * older one is still there with a count, off-CPU time, longest stretch and
  * every histogram bucket at least as high.  If a row is gone, one of those
- * went down, 'dropped' went down or 'capacity' changed, the counters
- * were reset (or the kernel changed): that is said, and no delta is computed
- * across it (the next interval starts from the new snapshot).  A reset
- * followed by so many hits that every row is back above its old values
- * cannot be told from the file.
+ * went down, 'dropped' or 'folded' went down or 'capacity' changed, the
+ * counters were reset (or the kernel changed): that is said, and no delta
+ * is computed across it (the next interval starts from the new snapshot).
+ * A reset followed by so many hits that every row is back above its old
+ * values cannot be told from the file.
+ *
+ * But for folds (format 1.1): to make room in a per-CPU table the kernel
+ * folds the entries of exited tasks into lines of exited tasks (pid 0), one
+ * per (comm, call site, kind).  A task's row then goes (or goes down, when
+ * one CPU's entry of it was folded and another's not yet), and what it
+ * lost is in the line of exited tasks of its name, call site and kind.  So
+ * a row of a task that went down is not a reset when that line (which
+ * never goes down itself) gained at least what the rows folded into it
+ * lost, in every measure: the row keeps what it gained (per measure), the
+ * line of exited tasks what it gained less what was folded into it (the
+ * calls of the interval of the tasks that exited in it), and every sum
+ * stays exact.  Its tasks' delta is the tasks folded into it meanwhile.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,19 +49,197 @@ static uint32_t *map_pool(const struct sp_pool *from, const struct sp_pool *to)
 static void describe(char *why, size_t len, const struct sp_store *prev,
 		     const struct sp_row *p, const char *what)
 {
-	char comm[4 * 64 + 1];
+	char comm[4 * 64 + 1], who[32];
 	uint32_t clen = sp_pool_len(&prev->comms, p->comm);
 
 	sp_escape(comm, sp_pool_str(&prev->comms, p->comm), clen > 64 ? 64 : clen, 0);
+	if (sp_row_exited(p))
+		snprintf(who, sizeof(who), "exited tasks");
+	else
+		snprintf(who, sizeof(who), "pid %u", p->pid);
 	snprintf(why, len,
-		 "counters went back between snapshots (pid %u '%s' at %s, %s: %s)",
-		 p->pid, comm, sp_pool_str(&prev->syms, p->sym),
+		 "counters went back between snapshots (%s '%s' at %s, %s: %s)",
+		 who, comm, sp_pool_str(&prev->syms, p->sym),
 		 sp_kind_name(p->kind), what);
+}
+
+/* The first measure of row p that went back in c, said in what; false if none did. */
+static bool went_back(const struct sp_row *p, const struct sp_rtime *pt,
+		      const struct sp_hist *ph, bool has_ph,
+		      const struct sp_row *c, const struct sp_rtime *ct,
+		      const struct sp_hist *ch, char *what, size_t len)
+{
+	unsigned b;
+
+	for (b = 0; has_ph && b < SP_HIST_N; b++)
+		if (ch->n[b] < ph->n[b])
+			break;
+	if (c->count < p->count)
+		snprintf(what, len, "count %llu -> %llu",
+			 (unsigned long long)p->count, (unsigned long long)c->count);
+	else if (ct->total_ns < pt->total_ns)
+		snprintf(what, len, "total_ns %llu -> %llu",
+			 (unsigned long long)pt->total_ns,
+			 (unsigned long long)ct->total_ns);
+	else if (ct->max_ns < pt->max_ns)
+		snprintf(what, len, "max_ns %llu -> %llu",
+			 (unsigned long long)pt->max_ns,
+			 (unsigned long long)ct->max_ns);
+	else if (has_ph && b < SP_HIST_N)
+		snprintf(what, len, "hist bucket %u %llu -> %llu", SP_HIST_MIN + b,
+			 (unsigned long long)ph->n[b], (unsigned long long)ch->n[b]);
+	else if (sp_row_exited(p) && c->tgid < p->tgid)
+		snprintf(what, len, "exited tasks %u -> %u", p->tgid, c->tgid);
+	else
+		return false;
+	return true;
+}
+
+/* What rows of tasks lost to one line of exited tasks of cur (a fold). */
+struct fold {
+	uint32_t row;		/* the line of exited tasks, in cur */
+	uint32_t first;		/* the first row of prev folded into it */
+	uint64_t count, tcount, max_ns;
+	sp_u128 ns;
+	struct sp_hist hist;
+	char what[96];		/* how the first row went back */
+};
+
+struct folds {
+	uint32_t *of;		/* [cur->nrows]: 1 + its fold, 0: none */
+	struct fold *v;
+	uint32_t n, cap;
+};
+
+static struct fold *fold_get(struct folds *f, const struct sp_store *cur,
+			     uint32_t row, uint32_t first, const char *what)
+{
+	struct fold *x;
+
+	if (!f->of) {
+		f->of = sp_xrealloc(NULL, cur->nrows, sizeof(*f->of));
+		memset(f->of, 0, (size_t)cur->nrows * sizeof(*f->of));
+	}
+	if (f->of[row])
+		return &f->v[f->of[row] - 1];
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 16;
+		f->v = sp_xrealloc(f->v, f->cap, sizeof(*f->v));
+	}
+	x = &f->v[f->n++];
+	memset(x, 0, sizeof(*x));
+	x->row = row;
+	x->first = first;
+	snprintf(x->what, sizeof(x->what), "%s", what);
+	f->of[row] = f->n;
+	return x;
+}
+
+/*
+ * Row i of prev (a task's) went back: fold what it lost into the line of
+ * exited tasks of its name, call site and kind in cur, keep in row ri of
+ * cur (found: NULL if gone) what it gained.  False when cur has no such
+ * line (then it is a reset).
+ */
+static bool fold_row(struct folds *f, struct sp_store *cur,
+		     const struct sp_store *prev, uint32_t i, uint32_t comm,
+		     uint32_t sym, const uint32_t *ri, const char *what)
+{
+	const struct sp_row *p = &prev->rows[i];
+	struct sp_rtime pt = sp_row_time(prev, i), ct = { 0, 0, 0 };
+	uint64_t count = ri ? cur->rows[*ri].count : 0;
+	struct sp_hist ph, ch, kept;
+	struct fold *x;
+	uint32_t e;
+	unsigned b;
+
+	if (!cur->nexited ||
+	    !sp_store_find(cur, SP_PID_EXITED, 0, comm, sym, p->kind, &e))
+		return false;
+	x = fold_get(f, cur, e, i, what);
+	sp_row_hist(prev, i, false, &ph);
+	memset(&ch, 0, sizeof(ch));
+	if (ri) {
+		ct = sp_row_time(cur, *ri);
+		sp_row_hist(cur, *ri, false, &ch);
+	}
+	for (b = 0; b < SP_HIST_N; b++) {
+		kept.n[b] = ch.n[b] < ph.n[b] ? ch.n[b] : ph.n[b];
+		x->hist.n[b] += ph.n[b] - kept.n[b];
+	}
+	/* what it lost (a gone row: all of it) to the line of exited tasks */
+	x->count += count < p->count ? p->count - count : 0;
+	x->ns += ct.total_ns < pt.total_ns ? pt.total_ns - ct.total_ns : 0;
+	x->tcount += ct.tcount < pt.tcount ? pt.tcount - ct.tcount : 0;
+	if (ct.max_ns < pt.max_ns && pt.max_ns > x->max_ns)
+		x->max_ns = pt.max_ns;
+	if (ri) {		/* what it gained, per measure, is its own */
+		struct sp_rdelta *d = &cur->deltas[*ri];
+
+		d->count = count > p->count ? count - p->count : 0;
+		d->ns = ct.total_ns > pt.total_ns ? ct.total_ns - pt.total_ns : 0;
+		d->tcount = ct.tcount > pt.tcount ? ct.tcount - pt.tcount : 0;
+		sp_row_hist_sub(cur, *ri, &kept);
+	}
+	cur->total_delta -= p->count;
+	cur->total_delta_ns -= pt.total_ns;
+	return true;
+}
+
+/*
+ * Take what was folded into each line of exited tasks off its gain; it
+ * must have gained at least that much, else the counters went back.
+ */
+static int folds_apply(const struct folds *f, struct sp_store *cur,
+		       const struct sp_store *prev, char *why, size_t whylen)
+{
+	uint32_t k;
+
+	for (k = 0; k < f->n; k++) {
+		const struct fold *x = &f->v[k];
+		struct sp_rdelta *d = &cur->deltas[x->row];
+		struct sp_hist dh;
+		unsigned b;
+
+		sp_row_hist(cur, x->row, true, &dh);	/* zero when none */
+		for (b = 0; b < SP_HIST_N; b++)
+			if (dh.n[b] < x->hist.n[b])
+				break;
+		if (d->count < x->count || d->ns < x->ns ||
+		    sp_row_time(cur, x->row).max_ns < x->max_ns || b < SP_HIST_N) {
+			char what[256];
+
+			snprintf(what, sizeof(what),
+				 "%s; its line of exited tasks gained less %s than the rows folded into it lost",
+				 x->what, d->count < x->count ? "count" :
+				 d->ns < x->ns ? "total_ns" :
+				 b == SP_HIST_N ? "max_ns" : "hist");
+			describe(why, whylen, prev, &prev->rows[x->first], what);
+			return 1;
+		}
+		d->count -= x->count;
+		d->ns -= (uint64_t)x->ns;
+		d->tcount = d->tcount > x->tcount ? d->tcount - x->tcount : 0;
+		sp_row_hist_sub(cur, x->row, &x->hist);
+	}
+	return 0;
+}
+
+/* A summary counter (in both snapshots) that went down: said in why. */
+static bool summary_back(char *why, size_t len, const char *name,
+			 int64_t prev, int64_t cur)
+{
+	if (prev < 0 || cur < 0 || cur >= prev)
+		return false;
+	snprintf(why, len, "counters went back between snapshots ('%s' %lld -> %lld)",
+		 name, (long long)prev, (long long)cur);
+	return true;
 }
 
 int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	     char *why, size_t whylen)
 {
+	struct folds folds = { 0 };
 	uint32_t *cmap, *smap, i;
 	int reset = 0;
 
@@ -60,6 +250,14 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 		cur->deltas[i].count = cur->rows[i].count;
 		cur->deltas[i].ns = sp_row_time(cur, i).total_ns;
 		cur->deltas[i].tcount = sp_row_time(cur, i).tcount;
+	}
+	free(cur->dtasks);
+	cur->dtasks = NULL;
+	if (cur->nexited) {	/* the tasks folded since: all of a new line's */
+		cur->dtasks = sp_xrealloc(NULL, cur->nrows, sizeof(*cur->dtasks));
+		for (i = 0; i < cur->nrows; i++)
+			cur->dtasks[i] = sp_row_exited(&cur->rows[i]) ?
+					 cur->rows[i].tgid : 0;
 	}
 	cur->total_delta = cur->total;
 	cur->total_delta_ns = cur->total_ns;
@@ -72,13 +270,11 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 		       (size_t)cur->nhcounts * sizeof(*cur->dhcounts));
 	}
 
-	if (prev->sum.dropped >= 0 && cur->sum.dropped >= 0 &&
-	    cur->sum.dropped < prev->sum.dropped) {
-		snprintf(why, whylen,
-			 "counters went back between snapshots ('dropped' %lld -> %lld)",
-			 (long long)prev->sum.dropped, (long long)cur->sum.dropped);
+	if (summary_back(why, whylen, "dropped", prev->sum.dropped,
+			 cur->sum.dropped) ||
+	    summary_back(why, whylen, "folded", prev->sum.folded,
+			 cur->sum.folded))
 		return 1;
-	}
 	if (prev->sum.capacity >= 0 && cur->sum.capacity >= 0 &&
 	    cur->sum.capacity != prev->sum.capacity) {
 		snprintf(why, whylen,
@@ -91,46 +287,24 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	smap = map_pool(&prev->syms, &cur->syms);
 	for (i = 0; i < prev->nrows && !reset; i++) {
 		const struct sp_row *p = &prev->rows[i];
-		struct sp_rtime pt = sp_row_time(prev, i), ct;
+		struct sp_rtime pt = sp_row_time(prev, i), ct = { 0, 0, 0 };
 		struct sp_hist ph, ch;
 		bool has_ph = sp_row_hist(prev, i, false, &ph);
-		const struct sp_row *c;
-		uint32_t ri;
-		unsigned b = SP_HIST_N;
+		const struct sp_row *c = NULL;
+		uint32_t ri = 0, comm = cmap[p->comm], sym = smap[p->sym];
 		char what[96];
 
-		if (cmap[p->comm] == NONE || smap[p->sym] == NONE ||
-		    !sp_store_find(cur, p->pid, p->tgid, cmap[p->comm],
-				   smap[p->sym], p->kind, &ri)) {
+		memset(&ch, 0, sizeof(ch));
+		if (comm != NONE && sym != NONE &&
+		    sp_store_find(cur, p->pid, p->tgid, comm, sym, p->kind, &ri)) {
+			c = &cur->rows[ri];
+			ct = sp_row_time(cur, ri);
+			sp_row_hist(cur, ri, false, &ch);	/* zero when none */
+		}
+		if (!c)
 			snprintf(what, sizeof(what), "count %llu, now gone",
 				 (unsigned long long)p->count);
-			describe(why, whylen, prev, p, what);
-			reset = 1;
-			continue;
-		}
-		c = &cur->rows[ri];
-		ct = sp_row_time(cur, ri);
-		sp_row_hist(cur, ri, false, &ch);	/* zero when none */
-		for (b = 0; has_ph && b < SP_HIST_N; b++)
-			if (ch.n[b] < ph.n[b])
-				break;
-		if (c->count < p->count) {
-			snprintf(what, sizeof(what), "count %llu -> %llu",
-				 (unsigned long long)p->count,
-				 (unsigned long long)c->count);
-		} else if (ct.total_ns < pt.total_ns) {
-			snprintf(what, sizeof(what), "total_ns %llu -> %llu",
-				 (unsigned long long)pt.total_ns,
-				 (unsigned long long)ct.total_ns);
-		} else if (ct.max_ns < pt.max_ns) {
-			snprintf(what, sizeof(what), "max_ns %llu -> %llu",
-				 (unsigned long long)pt.max_ns,
-				 (unsigned long long)ct.max_ns);
-		} else if (has_ph && b < SP_HIST_N) {
-			snprintf(what, sizeof(what), "hist bucket %u %llu -> %llu",
-				 SP_HIST_MIN + b, (unsigned long long)ph.n[b],
-				 (unsigned long long)ch.n[b]);
-		} else {
+		else if (!went_back(p, &pt, &ph, has_ph, c, &ct, &ch, what, sizeof(what))) {
 			cur->deltas[ri].count = c->count - p->count;
 			cur->deltas[ri].ns = ct.total_ns - pt.total_ns;
 			/* a line whose time arrived late adds its earlier calls */
@@ -138,13 +312,23 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 						 ct.tcount - pt.tcount : 0;
 			if (has_ph)
 				sp_row_hist_sub(cur, ri, &ph);
+			if (sp_row_exited(p) && cur->dtasks)
+				cur->dtasks[ri] = c->tgid - p->tgid;
 			cur->total_delta -= p->count;
 			cur->total_delta_ns -= pt.total_ns;
 			continue;
 		}
+		/* a task's entries folded, not a reset (lines of exited tasks never go back) */
+		if (!sp_row_exited(p) && comm != NONE && sym != NONE &&
+		    fold_row(&folds, cur, prev, i, comm, sym, c ? &ri : NULL, what))
+			continue;
 		describe(why, whylen, prev, p, what);
 		reset = 1;
 	}
+	if (!reset)
+		reset = folds_apply(&folds, cur, prev, why, whylen);
+	free(folds.of);
+	free(folds.v);
 	free(cmap);
 	free(smap);
 	return reset;

@@ -58,6 +58,8 @@ static void json_head(struct json_writer *jw, const struct sp_out *out,
 	json_summary_value(jw, "used", s->used);
 	json_summary_value(jw, "entries", s->entries);
 	json_summary_value(jw, "dropped", s->dropped);
+	if (s->folded >= 0)	/* format 1.1: only when the input says */
+		jsonw_uint_field(jw, "folded", (uint64_t)s->folded);
 	if (sp_mode_name(s->mode))
 		jsonw_string_field(jw, "mode", sp_mode_name(s->mode));
 	else
@@ -126,6 +128,7 @@ static void json_cell(struct json_writer *jw, const struct sp_cell *cell)
 	switch (cell->type) {
 	case SP_CELL_NONE:
 	case SP_CELL_PCT:	/* a share for people; the numbers are here */
+	case SP_CELL_EXITED:	/* exited tasks: no pid, no thread group */
 		jsonw_null(jw);
 		break;
 	case SP_CELL_UINT:
@@ -172,7 +175,7 @@ static void json_group(struct json_writer *jw, const struct sp_result *r,
 		       const struct sp_group *g)
 {
 	enum sp_col cols[SP_MAX_COLS];
-	size_t ncols = sp_result_columns(r, cols, false), c;
+	size_t ncols = sp_result_columns(r, cols, SP_COLS_TASKS), c;
 	struct sp_cell cell;
 
 	for (c = 0; c < ncols; c++) {
@@ -180,6 +183,9 @@ static void json_group(struct json_writer *jw, const struct sp_result *r,
 		sp_cell_get(r, g, cols[c], &cell);
 		json_cell(jw, &cell);
 	}
+	/* views by pid or tgid that show a row of exited tasks: which it is */
+	if (r->exited_shown)
+		jsonw_bool_field(jw, "exited", g->exited);
 	if (r->hist)
 		json_buckets(jw, sp_group_hist(r, g));
 }

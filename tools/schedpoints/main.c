@@ -28,7 +28,7 @@ static const char usage_text[] =
 "  site X             one call site's tasks; X is a symbol\n"
 "                     (do_nanosleep+0x6e/0x190), a function (do_nanosleep)\n"
 "                     or a module ([ext4], [vmlinux])\n"
-"  task PID           one task's call sites\n"
+"  task PID           one task's call sites (0: the lines of exited tasks)\n"
 "  kinds              counts summed by kind (same as sites --group kind)\n"
 "  matrix             the task x call-site table of counts (or --value time),\n"
 "                     the top 40 rows and columns unless -n/--columns say\n"

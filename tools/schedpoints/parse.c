@@ -382,7 +382,7 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 	size_t n = sizeof(VERSION_PREFIX) - 1;
 	const char *v = r->line + n, *dot;
 	size_t vlen = r->linelen - n, mlen;
-	uint64_t major, minor;
+	uint64_t major, minor = 0;
 	char ex[200];
 
 	/* cut inside the version line (or right after it) */
@@ -405,30 +405,49 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 			    "unsupported format version %llu (this schedpoints reads version %d)",
 			    (unsigned long long)major, SP_FORMAT_MAJOR);
 	snprintf(st->version, sizeof(st->version), "%.*s", (int)vlen, v);
+	st->minor = (uint32_t)minor;
 	return 0;
 }
 
 /*
- * The summary names of the format.  'mode' is a word; 0/1 values are
- * checked.
+ * The summary names of the format, in its order, each from the minor
+ * version that added it (in an input of an earlier minor it is a name that
+ * minor does not know, ignored as any other).  'mode' is a word; 0/1
+ * values are checked.
  */
 enum { SUM_NUMBER, SUM_BOOL, SUM_MODE };
 static const struct {
 	const char *name;
-	int type;
 	size_t off;
+	int type;
+	uint32_t minor;
 } summary_names[] = {
-	{ "enabled", SUM_BOOL, offsetof(struct sp_summary, enabled) },
-	{ "mode", SUM_MODE, offsetof(struct sp_summary, mode) },
-	{ "time", SUM_BOOL, offsetof(struct sp_summary, time) },
-	{ "kinds", SUM_BOOL, offsetof(struct sp_summary, kinds) },
-	{ "hist", SUM_BOOL, offsetof(struct sp_summary, hist) },
-	{ "cpus", SUM_NUMBER, offsetof(struct sp_summary, cpus) },
-	{ "capacity", SUM_NUMBER, offsetof(struct sp_summary, capacity) },
-	{ "used", SUM_NUMBER, offsetof(struct sp_summary, used) },
-	{ "entries", SUM_NUMBER, offsetof(struct sp_summary, entries) },
-	{ "dropped", SUM_NUMBER, offsetof(struct sp_summary, dropped) },
+	{ "enabled", offsetof(struct sp_summary, enabled), SUM_BOOL, 0 },
+	{ "mode", offsetof(struct sp_summary, mode), SUM_MODE, 0 },
+	{ "time", offsetof(struct sp_summary, time), SUM_BOOL, 0 },
+	{ "kinds", offsetof(struct sp_summary, kinds), SUM_BOOL, 0 },
+	{ "hist", offsetof(struct sp_summary, hist), SUM_BOOL, 0 },
+	{ "cpus", offsetof(struct sp_summary, cpus), SUM_NUMBER, 0 },
+	{ "capacity", offsetof(struct sp_summary, capacity), SUM_NUMBER, 0 },
+	{ "used", offsetof(struct sp_summary, used), SUM_NUMBER, 0 },
+	{ "entries", offsetof(struct sp_summary, entries), SUM_NUMBER, 0 },
+	{ "dropped", offsetof(struct sp_summary, dropped), SUM_NUMBER, 0 },
+	{ "folded", offsetof(struct sp_summary, folded), SUM_NUMBER, 1 },
 };
+
+/* "enabled, mode, ..., dropped[, folded]": the names the input's minor knows. */
+static const char *summary_order(const struct sp_store *st, char *buf,
+				 size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(summary_names) / sizeof(summary_names[0]); i++)
+		if (summary_names[i].minor <= st->minor && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+					      summary_names[i].name);
+	return buf;
+}
 
 static bool is_word(const char *s, size_t len)
 {
@@ -489,7 +508,10 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 			    excerpt(ex, r->line, r->linelen));
 	val = sp + 1;
 	vlen = r->linelen - nlen - 1;
-	known = sizeof(summary_names) / sizeof(summary_names[0]);
+	/* the names of the input's minor (the table is in their order) */
+	for (known = 0; known < sizeof(summary_names) / sizeof(summary_names[0]) &&
+	     summary_names[known].minor <= st->minor; known++)
+		;
 	for (i = 0; i < known; i++)
 		if (same(r->line, nlen, summary_names[i].name))
 			break;
@@ -529,8 +551,9 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 		for (j = i + 1; j < known; j++)
 			if (*(int64_t *)(void *)((char *)&st->sum + summary_names[j].off) >= 0)
 				return perr(r, err,
-					    "summary '%s' after '%s' (the format's order: enabled, mode, time, kinds, hist, cpus, capacity, used, entries, dropped)",
-					    summary_names[i].name, summary_names[j].name);
+					    "summary '%s' after '%s' (the format's order: %s)",
+					    summary_names[i].name, summary_names[j].name,
+					    summary_order(st, ex, sizeof(ex)));
 		if (summary_names[i].type == SUM_BOOL && v > 1)
 			return perr(r, err, "summary '%s': expected 0 or 1, got %llu",
 				    summary_names[i].name, (unsigned long long)v);
@@ -647,6 +670,9 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	if (parse_u64_field(r, err, "pid", f[F_PID], flen[F_PID], UINT32_MAX, &pid) ||
 	    parse_u64_field(r, err, "tgid", f[F_TGID], flen[F_TGID], UINT32_MAX, &tgid))
 		return -1;
+	/* pid 0: a line of exited tasks (1.1), tgid the tasks folded into it */
+	if (pid == SP_PID_EXITED && !tgid)
+		return perr(r, err, "tgid: a line of exited tasks (pid 0) has the number of tasks folded into it, at least 1, got '0'");
 	l.pid = (uint32_t)pid;
 	l.tgid = (uint32_t)tgid;
 	k = sp_kind_parse(f[F_KIND], flen[F_KIND]);
@@ -698,6 +724,9 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 			    "total_ns: lines of one row (pid, tgid, comm, symbol, kind) add up to more than 2^64-1");
 	if (rc == SP_ADD_HIST_OVERFLOW)
 		return perr(r, err, "hist: the calls of all histograms add up to more than 2^64-1");
+	if (rc == SP_ADD_TASKS_OVERFLOW)
+		return perr(r, err,
+			    "tgid: lines of exited tasks of one row (comm, symbol, kind) add up to more than 2^32-1 tasks");
 	return 0;
 }
 

@@ -22,7 +22,9 @@
  * (\\, \", \n); task names are in display form first, so they are valid
  * UTF-8 with no control byte.  Seconds are written exactly, with nine
  * decimals.  Summary lines become sched_points_<name> gauges,
- * sched_points_mode_info{mode=".."} 1 and sched_points_dropped_total.  In
+ * sched_points_mode_info{mode=".."} 1, sched_points_dropped_total and (format
+ * 1.1) sched_points_folded_total.  A row of exited tasks has the labels
+ * pid="exited" and tgid="-" (tgid="exited" by tgid), its comm its name.  In
  * interval mode the samples are gauges: sched_points_calls_delta,
  * sched_points_calls_per_second, sched_points_offcpu_seconds_delta and
  * sched_points_offcpu_seconds_per_second.
@@ -113,13 +115,15 @@ static void prom_summary(FILE *fp, const struct sp_store *st)
 		{ "sched_points_used", "gauge", "Table slots in use, summed over CPUs." },
 		{ "sched_points_entries", "gauge", "Entries (task, call site) after merging CPUs." },
 		{ "sched_points_dropped_total", "counter", "Hits lost because a table was full." },
+		{ "sched_points_folded_total", "counter", "Entries of exited tasks folded into the lines of exited tasks (pid 0) to make room." },
 		{ "sched_points_time", "gauge", "Whether off-CPU time is measured (1) or not (0)." },
 		{ "sched_points_kinds", "gauge", "Whether preempt and cond_resched entries are counted (1) or not (0)." },
 		{ "sched_points_hist", "gauge", "Whether histograms of off-CPU time are kept (1) or not (0)." },
 	};
 	const int64_t v[] = { st->sum.enabled, st->sum.cpus, st->sum.capacity,
 			      st->sum.used, st->sum.entries, st->sum.dropped,
-			      st->sum.time, st->sum.kinds, st->sum.hist };
+			      st->sum.folded, st->sum.time, st->sum.kinds,
+			      st->sum.hist };
 	size_t i;
 
 	_Static_assert(sizeof(m) / sizeof(m[0]) == sizeof(v) / sizeof(v[0]),

@@ -32,6 +32,14 @@
  * row.  The address is not part of the key: the symbol names the call site
  * in a way that survives a module being loaded at another address.
  *
+ * Exited tasks (format 1.1): when a per-CPU table needs room, the kernel
+ * folds the entries of tasks that have exited into lines of pid 0, one per
+ * (comm, call site, kind), whose tgid field is the number of tasks folded
+ * in.  Such a row is keyed by (0, comm, symbol, kind): its tgid is a count
+ * (summed when two lines share the key, and growing between snapshots), not
+ * part of the key.  Views by call site sum it as any row; views by task
+ * show it as a row of exited tasks of that name (struct sp_group.exited).
+ *
  * A capture taken with the time (or histogram) switch off costs no more
  * than its counts: times[] stays NULL, which reads as total_ns = max_ns =
  * 0, and rows without a histogram have none stored.
@@ -265,20 +273,31 @@ struct sp_syminfo {
  */
 struct sp_summary {
 	int64_t enabled, mode, time, kinds, hist, cpus, capacity, used, entries,
-		dropped;
+		dropped, folded;
 };
 #define SP_MODE_CALLER		0
 #define SP_MODE_EFFECTIVE	1
 const char *sp_mode_name(int64_t mode);	/* NULL if absent */
 
+/*
+ * A row.  pid 0 is a row of exited tasks (no task has pid 0 in the file: the
+ * idle task is never counted); its tgid is then the number of exited tasks
+ * folded into it, not part of the row key (see the overview).
+ */
 struct sp_row {
-	uint32_t pid, tgid;
+	uint32_t pid, tgid;	/* pid 0: tgid is the number of exited tasks */
 	uint32_t comm;		/* id in store->comms */
 	uint32_t sym;		/* id in store->syms */
 	uint64_t count;
 	uint32_t hist;		/* 1 + its record in store->hrecs, 0: none */
 	uint8_t kind;		/* enum sp_kind */
 };
+
+#define SP_PID_EXITED	0	/* the pid of a line of exited tasks */
+static inline bool sp_row_exited(const struct sp_row *r)
+{
+	return r->pid == SP_PID_EXITED;
+}
 
 /*
  * A row's histogram, out of line and sparse: the buckets it holds (bit i:
@@ -316,6 +335,7 @@ struct sp_slot {
 struct sp_store {
 	char name[256];		/* where the snapshot came from */
 	char version[32];	/* "1", "1.2", ... as the input says */
+	uint32_t minor;		/* of the version: 2 for "1.2", 0 for "1" */
 	bool has_hist;		/* histograms: 'hist 1' or a line with one */
 	uint8_t kinds_seen;	/* bit (1 << kind) for every kind of a line */
 	struct sp_summary sum;
@@ -325,6 +345,10 @@ struct sp_store {
 	struct sp_row *rows;
 	struct sp_rtime *times;		/* [rows_cap] or NULL: all zero */
 	struct sp_rdelta *deltas;	/* [nrows] or NULL: see delta.c */
+	uint32_t *dtasks;	/* [nrows] or NULL: exited tasks folded into a
+				 * row in the interval (delta.c), when there
+				 * are rows of exited tasks */
+	uint32_t nexited;	/* rows of exited tasks (pid 0) */
 	struct sp_hrec *hrecs;		/* the rows' histograms (sp_row.hist) */
 	uint32_t nhrecs, hrecs_cap;
 	uint64_t *hcounts;		/* their buckets' counts */
@@ -357,6 +381,7 @@ struct sp_line {
 #define SP_ADD_COUNT_OVERFLOW	-1	/* the sum of all counts > 2^64-1 */
 #define SP_ADD_TIME_OVERFLOW	-2	/* one row's total_ns > 2^64-1 */
 #define SP_ADD_HIST_OVERFLOW	-3	/* the calls of all histograms > 2^64-1 */
+#define SP_ADD_TASKS_OVERFLOW	-4	/* one exited row's tasks > 2^32-1 */
 /*
  * Add one data line. Returns 0, or SP_ADD_*_OVERFLOW (the caller reports it
  * as bad input).
@@ -513,9 +538,20 @@ struct sp_group {
 	uint32_t pid, tgid, comm;
 	uint32_t site;		/* id in result->sites */
 	uint32_t rep_pid;	/* task whose comm is shown (tgid groups) */
-	uint32_t ntasks, nsites;
+	uint32_t ntasks, nsites;	/* ntasks: distinct tasks, exited ones apart */
 	uint32_t hist;		/* index in result->hists (when result->hist) */
 	uint8_t kind;		/* with SP_K_KIND */
+	bool exited;		/* a row of exited tasks (views by pid or tgid) */
+	uint32_t xtasks;	/* index in result->xtasks (when it has one) */
+};
+
+/*
+ * The exited tasks folded into the rows of a group (the sum of their tgid),
+ * and those folded in the interval: out of line, as histograms are, so
+ * that a group costs nothing more on input without lines of exited tasks.
+ */
+struct sp_xtasks {
+	uint64_t all, delta;
 };
 
 struct sp_result {
@@ -531,12 +567,16 @@ struct sp_result {
 	struct sp_keymap seen_task, seen_site;	/* distinct counting */
 	struct sp_hist *hists;	/* a histogram per group (hist), or NULL */
 	uint32_t nhists, hcap;
+	struct sp_xtasks *xtasks;	/* per group when the store has rows
+					 * of exited tasks, or NULL */
+	uint32_t nxtasks, xcap;
 	uint64_t total, total_delta;	/* over every filtered row */
 	sp_u128 total_ns, total_delta_ns;
 	uint64_t nrows;		/* filtered rows */
 	bool by_time;		/* --value time */
 	bool hist;		/* the input has histograms: percentile columns */
 	bool delta;		/* interval mode */
+	bool exited_shown;	/* a shown group is a row of exited tasks */
 	double interval;	/* seconds, <= 0: unknown */
 };
 
@@ -597,6 +637,14 @@ void sp_column_label(const struct sp_result *r, const struct sp_group *g,
 		     char *buf, size_t len);
 const char *sp_group_comm(const struct sp_result *r, const struct sp_group *g,
 			  size_t *len);
+/*
+ * The TASKS of a group: its distinct tasks plus the exited tasks folded into
+ * its rows (in interval mode, those of the interval); in views by pid, 1 for
+ * a task and the exited tasks for a row of them.
+ */
+uint64_t sp_group_tasks(const struct sp_result *r, const struct sp_group *g);
+/* The exited tasks folded into its rows (their tgid fields summed). */
+uint64_t sp_group_exited(const struct sp_result *r, const struct sp_group *g);
 const char *sp_site_label(const struct sp_opts *o);	/* site|function|module|kind */
 const char *sp_view_name(enum sp_view v);
 
@@ -633,8 +681,15 @@ int sp_opts_check(const struct sp_opts *o, char *why, size_t len);
 
 /* ---- column.c: the one column writer ----------------------------------- */
 
+/*
+ * The columns of a view.  SP_COLS_PEOPLE: the table's (the % column);
+ * SP_COLS_TASKS: TASKS in a view by pid too when it shows a row of exited
+ * tasks (table and JSON; CSV keeps its columns, see sp_cell_get()).
+ */
+#define SP_COLS_PEOPLE	0x1
+#define SP_COLS_TASKS	0x2
 size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
-			 bool people);
+			 unsigned flags);
 /* The label columns (pid, tgid, comm, kind, site) a view has. */
 size_t sp_label_columns(const struct sp_result *r, enum sp_col *cols);
 const char *sp_col_name(const struct sp_result *r, enum sp_col c);
@@ -649,6 +704,8 @@ enum sp_cell_type {
 	SP_CELL_RATE,	/* d per second, prec[0] decimals for people, prec[1] else */
 	SP_CELL_COMM,	/* s, len: a task name, its bytes as the kernel had them */
 	SP_CELL_WORD,	/* s, len: a site or kind (valid UTF-8, no control byte) */
+	SP_CELL_EXITED,	/* pid or tgid of a row of exited tasks: s for people,
+			 * u in CSV (as the file has it), null in JSON */
 };
 
 struct sp_cell {

@@ -236,7 +236,7 @@ void sp_store_init(struct sp_store *st, const char *name)
 	st->sum.enabled = st->sum.mode = st->sum.time = st->sum.kinds = -1;
 	st->sum.hist = -1;
 	st->sum.cpus = st->sum.capacity = -1;
-	st->sum.used = st->sum.entries = st->sum.dropped = -1;
+	st->sum.used = st->sum.entries = st->sum.dropped = st->sum.folded = -1;
 }
 
 void sp_store_free(struct sp_store *st)
@@ -247,6 +247,7 @@ void sp_store_free(struct sp_store *st)
 	free(st->rows);
 	free(st->times);
 	free(st->deltas);
+	free(st->dtasks);
 	free(st->hrecs);
 	free(st->hcounts);
 	free(st->dhcounts);
@@ -254,11 +255,19 @@ void sp_store_free(struct sp_store *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* The row key: (pid, tgid, comm, symbol, kind); see schedpoints.h. */
+/*
+ * The row key: (pid, tgid, comm, symbol, kind); see schedpoints.h.  A row of
+ * exited tasks (pid 0) has tgid 0 in its key: its tgid is a number of tasks.
+ */
 struct row_key {
 	uint32_t pid, tgid, comm, sym;
 	unsigned kind;
 };
+
+static uint32_t key_tgid(uint32_t pid, uint32_t tgid)
+{
+	return pid == SP_PID_EXITED ? 0 : tgid;
+}
 
 static uint32_t row_hash(const struct sp_store *st, const struct row_key *k)
 {
@@ -268,8 +277,8 @@ static uint32_t row_hash(const struct sp_store *st, const struct row_key *k)
 
 static bool row_is(const struct sp_row *r, const struct row_key *k)
 {
-	return r->pid == k->pid && r->tgid == k->tgid && r->comm == k->comm &&
-	       r->sym == k->sym && r->kind == k->kind;
+	return r->pid == k->pid && key_tgid(r->pid, r->tgid) == k->tgid &&
+	       r->comm == k->comm && r->sym == k->sym && r->kind == k->kind;
 }
 
 /* Slot holding the key, or the free slot where it would go. */
@@ -470,7 +479,7 @@ static void index_grow(struct sp_store *st)
 bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 		   uint32_t comm, uint32_t sym, unsigned kind, uint32_t *row)
 {
-	struct row_key k = { pid, tgid, comm, sym, kind };
+	struct row_key k = { pid, key_tgid(pid, tgid), comm, sym, kind };
 	uint32_t s;
 
 	if (!st->index_cap)
@@ -484,7 +493,7 @@ bool sp_store_find(const struct sp_store *st, uint32_t pid, uint32_t tgid,
 
 int sp_store_add(struct sp_store *st, const struct sp_line *l)
 {
-	struct row_key k = { l->pid, l->tgid, 0, 0, l->kind };
+	struct row_key k = { l->pid, key_tgid(l->pid, l->tgid), 0, 0, l->kind };
 	uint32_t h, s;
 	bool added;
 
@@ -525,6 +534,10 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 		/* same tool key twice: see the overview in schedpoints.h */
 		uint32_t ri = st->index[s].row - 1;
 
+		/* exited tasks: their numbers add up (checked first: no half add) */
+		if (sp_row_exited(&st->rows[ri]) &&
+		    l->tgid > UINT32_MAX - st->rows[ri].tgid)
+			return SP_ADD_TASKS_OVERFLOW;
 		if (st->times) {
 			struct sp_rtime *t = &st->times[ri];
 
@@ -539,6 +552,8 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 		if (l->hist)
 			row_hist_add(st, ri, l->hist);
 		st->rows[ri].count += l->count;
+		if (sp_row_exited(&st->rows[ri]))
+			st->rows[ri].tgid += l->tgid;
 	} else {
 		if (st->nrows == st->rows_cap)
 			rows_resize(st, st->rows_cap ? st->rows_cap * 2 : 1024);
@@ -554,6 +569,8 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			row_hist_add(st, st->nrows, l->hist);
 		st->index[s].hash = h;
 		st->index[s].row = ++st->nrows;
+		if (l->pid == SP_PID_EXITED)
+			st->nexited++;
 	}
 	st->total += l->count;
 	st->total_ns += l->total_ns;

@@ -189,7 +189,10 @@ static void cut_label(char *out, size_t len, const char *s)
 	snprintf(out, len, "%.*s...%s", (int)glyph_off(s, keep), s, mod ? mod : "");
 }
 
-/* "comm (pid)", "comm (tgid N)" or "comm", by --by. */
+/*
+ * "comm (pid)", "comm (tgid N)" or "comm", by --by; a row of exited tasks
+ * "comm (N exited)", which no task's label ends with.
+ */
 static void row_label(const struct sp_result *rows, const struct sp_group *g,
 		      char *buf, size_t len)
 {
@@ -198,7 +201,10 @@ static void row_label(const struct sp_result *rows, const struct sp_group *g,
 	const char *s = sp_group_comm(rows, g, &clen);
 
 	sp_escape(comm, s, clen > 64 ? 64 : clen, 0);
-	if (rows->keys & SP_K_PID)
+	if (g->exited)
+		snprintf(buf, len, "%s (%llu exited)", comm,
+			 (unsigned long long)sp_group_tasks(rows, g));
+	else if (rows->keys & SP_K_PID)
 		snprintf(buf, len, "%s (%u)", comm, g->pid);
 	else if (rows->keys & SP_K_TGID)
 		snprintf(buf, len, "%s (tgid %u)", comm, g->tgid);

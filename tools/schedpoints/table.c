@@ -95,9 +95,11 @@ static void print_source(struct sp_out *out, const struct sp_result *r)
 	const struct sp_store *st = r->st;
 	const struct sp_summary *s = &st->sum;
 	const char *names[] = { "enabled", "time", "kinds", "hist", "cpus",
-				"capacity", "used", "entries", "dropped" };
+				"capacity", "used", "entries", "dropped",
+				"folded" };
 	const int64_t vals[] = { s->enabled, s->time, s->kinds, s->hist, s->cpus,
-				 s->capacity, s->used, s->entries, s->dropped };
+				 s->capacity, s->used, s->entries, s->dropped,
+				 s->folded };
 	size_t i;
 
 	if (out->sample)
@@ -217,7 +219,7 @@ void sp_table_result(struct sp_out *out, const struct sp_result *r)
 		fprintf(out->fp, "%s\n\n", out->reset_msg);
 		return;
 	}
-	src.ncols = sp_result_columns(r, t.cols, true);
+	src.ncols = sp_result_columns(r, t.cols, SP_COLS_PEOPLE | SP_COLS_TASKS);
 	fputc('\n', out->fp);
 	table_write(out->fp, &src);
 	fputc('\n', out->fp);
@@ -315,6 +317,12 @@ void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
 		return;
 	}
 	t.nlabels = sp_label_columns(rows, t.labels);
+	/* rows by pid: the tasks of a row of exited tasks, before COMM */
+	if ((rows->keys & SP_K_PID) && rows->exited_shown) {
+		t.labels[t.nlabels] = t.labels[t.nlabels - 1];
+		t.labels[t.nlabels - 1] = SP_COL_TASKS;
+		t.nlabels++;
+	}
 	src.ncols = t.nlabels + 1 + cols->nshown;
 	fputc('\n', out->fp);
 	table_write(out->fp, &src);
@@ -370,13 +378,15 @@ static void hist_point(struct sp_out *out, const struct sp_result *r,
 	fputs("point ", fp);
 	if (out->o->view_arg) {
 		sp_fputs_escaped(fp, out->o->view_arg, strlen(out->o->view_arg), 0);
-		fprintf(fp, "  sites %u  tasks %u\n", g->nsites, g->ntasks);
+		fprintf(fp, "  sites %u  tasks %llu\n", g->nsites,
+			(unsigned long long)sp_group_tasks(r, g));
 		return;
 	}
 	if (r->keys & SP_K_KIND)
 		fprintf(fp, "%s ", sp_kind_name(g->kind));
-	fprintf(fp, "%s  tasks %u  (the first of %u points by %s)\n",
-		sp_site_name(r, g), g->ntasks, r->ngroups,
+	fprintf(fp, "%s  tasks %llu  (the first of %u points by %s)\n",
+		sp_site_name(r, g), (unsigned long long)sp_group_tasks(r, g),
+		r->ngroups,
 		out->o->nsort ? sp_sort_name(out->o->sort[0]) :
 		r->by_time ? "time" : "count");
 }

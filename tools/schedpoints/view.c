@@ -59,6 +59,7 @@ void sp_result_free(struct sp_result *r)
 	sp_keymap_free(&r->seen_task);
 	sp_keymap_free(&r->seen_site);
 	free(r->hists);
+	free(r->xtasks);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -140,6 +141,21 @@ const char *sp_group_comm(const struct sp_result *r, const struct sp_group *g,
 {
 	*len = sp_pool_len(&r->st->comms, g->comm);
 	return sp_pool_str(&r->st->comms, g->comm);
+}
+
+uint64_t sp_group_exited(const struct sp_result *r, const struct sp_group *g)
+{
+	return r->xtasks ? r->xtasks[g->xtasks].all : 0;
+}
+
+uint64_t sp_group_tasks(const struct sp_result *r, const struct sp_group *g)
+{
+	uint64_t exited = !r->xtasks ? 0 : r->delta ?
+			  r->xtasks[g->xtasks].delta : r->xtasks[g->xtasks].all;
+
+	if (r->keys & SP_K_PID)		/* a task, or a row of exited tasks */
+		return g->exited ? exited : 1;
+	return g->ntasks + exited;
 }
 
 /* ---- names of symbols --------------------------------------------------- */
@@ -278,16 +294,46 @@ static bool sym_selected(const struct sp_store *st, uint32_t sym,
 _Static_assert(SP_NKINDS <= 8 && SP_POOL_MAX <= (UINT32_MAX >> 3) + 1,
 	       "a site id and a kind fit in one 32-bit word");
 
-/* A group key of the fields in keys (other fields 0). */
+/*
+ * A group key of the fields in keys (other fields 0).  Rows of exited tasks
+ * have no pid or thread group: in views by pid or tgid they are keyed by
+ * their name, apart from every task: (0, 0, comm) by pid (no task has pid
+ * 0), (1, 0, comm) by tgid (the first word is 0 for every thread group).
+ * By comm they are tasks of that name, as the others.
+ */
 static struct sp_key group_key(unsigned keys, uint32_t pid, uint32_t tgid,
-			       uint32_t comm, uint32_t site_word)
+			       uint32_t comm, uint32_t site_word, bool exited)
 {
 	struct sp_key k = {
 		keys & SP_K_PID ? pid : 0, keys & SP_K_TGID ? tgid : 0,
 		keys & SP_K_COMM ? comm : 0, site_word,
 	};
 
+	if (exited && (keys & (SP_K_PID | SP_K_TGID))) {
+		k.a = keys & SP_K_PID ? SP_PID_EXITED : 1;
+		k.b = 0;
+		k.c = comm;
+	}
 	return k;
+}
+
+/* A row's task key (views by task; cells of the matrix). */
+static struct sp_key row_task_key(unsigned keys, const struct sp_row *row)
+{
+	return group_key(keys, row->pid, row->tgid, row->comm, 0,
+			 sp_row_exited(row));
+}
+
+/* A group's task key, as row_task_key() made it. */
+static struct sp_key group_task_key(unsigned keys, const struct sp_group *g)
+{
+	return group_key(keys, g->pid, g->tgid, g->comm, 0, g->exited);
+}
+
+/* Does a row of exited tasks make a group of its own in this view? */
+static bool exited_apart(unsigned keys, const struct sp_row *row)
+{
+	return sp_row_exited(row) && (keys & (SP_K_PID | SP_K_TGID));
 }
 
 static uint32_t site_word(unsigned keys, uint32_t site, unsigned kind)
@@ -297,20 +343,29 @@ static uint32_t site_word(unsigned keys, uint32_t site, unsigned kind)
 	return keys & SP_K_KIND ? site << 3 | kind : site;
 }
 
-static struct sp_group *group_get(struct sp_result *r, uint32_t pid,
-				  uint32_t tgid, uint32_t comm, uint32_t site,
-				  unsigned kind)
+static struct sp_group *group_get(struct sp_result *r,
+				  const struct sp_row *row, uint32_t site)
 {
+	bool exited = sp_row_exited(row);
+	uint32_t pid = row->pid, comm = row->comm, kind = row->kind;
+	uint32_t tgid = exited ? 0 : row->tgid;	/* exited: a number of tasks */
 	struct sp_key k = group_key(r->keys, pid, tgid, comm,
-				    site_word(r->keys, site, kind));
+				    site_word(r->keys, site, kind), exited);
 	struct sp_group *g;
 	uint32_t idx;
 
 	if (!sp_keymap_upsert(&r->gindex, &k, r->ngroups, &idx)) {
 		g = &r->groups[idx];
-		/* tgid/comm groups: show the leader's comm, else the lowest pid's */
-		if (!(r->keys & SP_K_PID) && g->rep_pid != g->tgid &&
+		/*
+		 * tgid/comm groups: show the leader's comm, else the lowest
+		 * pid's; exited tasks have no pid to show (rep_pid is
+		 * UINT32_MAX in a group that a row of them started).
+		 */
+		if (!(r->keys & SP_K_PID) && !exited && g->rep_pid != g->tgid &&
 		    (pid == tgid || pid < g->rep_pid)) {
+			/* the first task after exited ones: as if it came first */
+			if (g->rep_pid == UINT32_MAX && !(r->keys & SP_K_TGID))
+				g->tgid = tgid;
 			g->rep_pid = pid;
 			g->pid = pid;
 			if (!(r->keys & SP_K_COMM))
@@ -325,7 +380,9 @@ static struct sp_group *group_get(struct sp_result *r, uint32_t pid,
 	g = &r->groups[r->ngroups++];
 	*g = (struct sp_group){
 		.pid = pid, .tgid = tgid, .comm = comm, .site = site,
-		.rep_pid = pid, .kind = (uint8_t)(r->keys & SP_K_KIND ? kind : 0),
+		.rep_pid = exited ? UINT32_MAX : pid,
+		.kind = (uint8_t)(r->keys & SP_K_KIND ? kind : 0),
+		.exited = exited_apart(r->keys, row),
 	};
 	if (r->hist) {
 		if (r->nhists == r->hcap) {
@@ -334,6 +391,14 @@ static struct sp_group *group_get(struct sp_result *r, uint32_t pid,
 		}
 		memset(&r->hists[r->nhists], 0, sizeof(*r->hists));
 		g->hist = r->nhists++;
+	}
+	if (r->st->nexited) {	/* rows of exited tasks: their numbers */
+		if (r->nxtasks == r->xcap) {
+			r->xcap = r->xcap ? r->xcap * 2 : 64;
+			r->xtasks = sp_xrealloc(r->xtasks, r->xcap, sizeof(*r->xtasks));
+		}
+		r->xtasks[r->nxtasks] = (struct sp_xtasks){ 0, 0 };
+		g->xtasks = r->nxtasks++;
 	}
 	return g;
 }
@@ -514,7 +579,9 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 			continue;
 		if (o->f.npids && !u32_any(o->f.pids, o->f.npids, row->pid))
 			continue;
-		if (o->f.ntgids && !u32_any(o->f.tgids, o->f.ntgids, row->tgid))
+		/* exited tasks have no thread group (their tgid is a count) */
+		if (o->f.ntgids && (sp_row_exited(row) ||
+				    !u32_any(o->f.tgids, o->f.ntgids, row->tgid)))
 			continue;
 		if (o->view == SP_VIEW_TASK && row->pid != o->task_pid)
 			continue;
@@ -524,8 +591,7 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		if (by_kind)
 			site = sel->kindgrp[row->kind];
 		if (sel->cols) {
-			struct sp_key k = group_key(r->keys, row->pid, row->tgid,
-						    row->comm, 0);
+			struct sp_key k = row_task_key(r->keys, row);
 			unsigned kind = r->keys & SP_K_KIND ? row->kind : 0;
 
 			if (!sel->cols[(size_t)site * SP_NKINDS + kind] ||
@@ -537,7 +603,7 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		r->total_delta += d->count;
 		r->total_ns += t->total_ns;
 		r->total_delta_ns += d->ns;
-		g = group_get(r, row->pid, row->tgid, row->comm, site, row->kind);
+		g = group_get(r, row, site);
 		g->count += row->count;
 		g->delta += d->count;
 		g->total_ns += t->total_ns;
@@ -553,6 +619,8 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 			g->tdelta += d->tcount;
 		if (t->max_ns > g->max_ns)
 			g->max_ns = t->max_ns;
+		if (sp_row_exited(row))	/* its tgid: the tasks folded in */
+			r->xtasks[g->xtasks].all += row->tgid;
 		if (r->hist)
 			sp_row_hist_add(st, i, r->delta, &r->hists[g->hist]);
 		active = !r->delta || d->count || d->ns;
@@ -575,7 +643,14 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 			if (sp_keymap_upsert(&r->seen_site, &k, 0, &dummy))
 				g->nsites++;
 		}
-		if ((r->keys & ~(SP_K_SITE | SP_K_KIND)) == 0 && pairs_site) {
+		/*
+		 * Exited tasks cannot be told apart: the kernel counted them
+		 * (xtasks above; in an interval, those folded in it), and
+		 * none of them is one of the tasks here.
+		 */
+		if (sp_row_exited(row)) {
+			r->xtasks[g->xtasks].delta += st->dtasks ? st->dtasks[i] : 0;
+		} else if ((r->keys & ~(SP_K_SITE | SP_K_KIND)) == 0 && pairs_site) {
 			g->ntasks++;
 		} else if (!(r->keys & SP_K_PID)) {
 			struct sp_key k = { gi, row->pid, row->tgid, row->comm };
@@ -708,7 +783,7 @@ static int cmp_key(const struct sp_result *r, enum sp_sort key,
 	case SP_SORT_MAX:
 		return cmp_u64_desc(a->max_ns, b->max_ns);
 	case SP_SORT_TASKS:
-		return cmp_u64_desc(a->ntasks, b->ntasks);
+		return cmp_u64_desc(sp_group_tasks(r, a), sp_group_tasks(r, b));
 	case SP_SORT_SITES:
 		return cmp_u64_desc(a->nsites, b->nsites);
 	case SP_SORT_PID:
@@ -791,7 +866,7 @@ static bool fast_key(const struct sp_result *r, enum sp_sort key,
 		*v = g->max_ns;
 		return true;
 	case SP_SORT_TASKS:
-		*v = g->ntasks;
+		*v = sp_group_tasks(r, g);
 		return true;
 	case SP_SORT_SITES:
 		*v = g->nsites;
@@ -1075,9 +1150,10 @@ static void finish(struct sp_result *r, const enum sp_sort *keys,
 		   size_t nkeys, size_t top)
 {
 	struct sort_ctx ctx = { r, keys, nkeys, r->o->reverse };
+	uint32_t i;
 
 	if (r->delta) {		/* an interval shows what moved */
-		uint32_t i, n = 0;
+		uint32_t n = 0;
 
 		for (i = 0; i < r->ngroups; i++)
 			if (r->groups[i].delta || r->groups[i].delta_ns)
@@ -1088,6 +1164,8 @@ static void finish(struct sp_result *r, const enum sp_sort *keys,
 	if (r->ngroups > 1)
 		sort_groups(r, &ctx, top);
 	r->nshown = top && top < r->ngroups ? (uint32_t)top : r->ngroups;
+	for (i = 0; i < r->nshown && !r->exited_shown; i++)
+		r->exited_shown = r->groups[i].exited;
 }
 
 /* The --sort keys, or the value of the view when none was given. */
@@ -1234,7 +1312,7 @@ void sp_matrix_build(struct sp_matrix *m, const struct sp_store *st,
 
 	for (i = 0; i < m->tasks.nshown; i++) {
 		const struct sp_group *g = &m->tasks.groups[i];
-		struct sp_key k = group_key(m->tasks.keys, g->pid, g->tgid, g->comm, 0);
+		struct sp_key k = group_task_key(m->tasks.keys, g);
 
 		sp_keymap_upsert(&shown, &k, i, &dummy);
 	}
@@ -1259,7 +1337,8 @@ const struct sp_group *sp_matrix_cell_group(const struct sp_matrix *m,
 					    const struct sp_group *col)
 {
 	struct sp_key k = group_key(m->cells.keys, row->pid, row->tgid, row->comm,
-				    site_word(m->cells.keys, col->site, col->kind));
+				    site_word(m->cells.keys, col->site, col->kind),
+				    row->exited);
 	uint32_t idx;
 
 	if (!sp_keymap_find(&m->cells.gindex, &k, &idx))
@@ -1312,7 +1391,7 @@ size_t sp_matrix_cells(const struct sp_matrix *m, struct sp_cell_ref **out)
 
 	for (i = 0; i < rows->nshown; i++) {
 		const struct sp_group *g = &rows->groups[i];
-		struct sp_key k = group_key(rows->keys, g->pid, g->tgid, g->comm, 0);
+		struct sp_key k = group_task_key(rows->keys, g);
 
 		sp_keymap_upsert(&rowidx, &k, (uint32_t)i, &dummy);
 	}
@@ -1323,7 +1402,7 @@ size_t sp_matrix_cells(const struct sp_matrix *m, struct sp_cell_ref **out)
 	refs = sp_xrealloc(NULL, m->cells.ngroups ? m->cells.ngroups : 1, sizeof(*refs));
 	for (i = 0; i < m->cells.ngroups; i++) {
 		const struct sp_group *g = &m->cells.groups[i];
-		struct sp_key k = group_key(rows->keys, g->pid, g->tgid, g->comm, 0);
+		struct sp_key k = group_task_key(rows->keys, g);
 		uint32_t row, col = colidx[(size_t)g->site * SP_NKINDS + g->kind];
 
 		if (col == NONE || !sp_keymap_find(&rowidx, &k, &row))

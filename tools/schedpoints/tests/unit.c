@@ -317,6 +317,114 @@ static void test_store_time(void)
 	sp_store_free(&b);
 }
 
+/* A line of exited tasks (pid 0): tgid is the number of tasks folded in. */
+static int add_exited(struct sp_store *st, uint32_t tasks, const char *comm,
+		      const char *sym, uint64_t count, uint64_t total_ns,
+		      uint64_t max_ns)
+{
+	struct sp_syminfo si;
+	struct sp_line l = {
+		.pid = SP_PID_EXITED, .tgid = tasks, .kind = SP_KIND_SLEEP,
+		.count = count, .total_ns = total_ns, .max_ns = max_ns,
+		.comm = comm, .comm_len = strlen(comm), .sym = sym,
+		.sym_len = strlen(sym), .si = &si,
+	};
+
+	if (sp_symbol_parse(sym, strlen(sym), &si))
+		abort();
+	return sp_store_add(st, &l);
+}
+
+/*
+ * The snapshots of the fold tests.  a: tasks 1 (10 calls), 2 (20), 3 (8),
+ * exited 'x' (5 tasks, 50 calls).  b: 1 gained 4; 2 exited after 3 more
+ * calls (23 folded); 3 lost one CPU's entry (6 calls, 2 of them new) and
+ * has 4 left; a task born and gone in between made 7; b's line of exited
+ * tasks is the test's: 50 + 23 + 6 + 7 = 86 calls of 8 tasks if right.
+ */
+static void fold_a(struct sp_store *a)
+{
+	const char *f = "f+0x1/0x2";
+
+	sp_store_init(a, "a");
+	add_line(a, 1, "x", f, SP_KIND_SLEEP, 10, 1000, 200);
+	add_line(a, 2, "x", f, SP_KIND_SLEEP, 20, 2000, 300);
+	add_line(a, 3, "x", f, SP_KIND_SLEEP, 8, 800, 400);
+	add_exited(a, 5, "x", f, 50, 5000, 500);
+}
+
+static void fold_b(struct sp_store *b, const char *comm, uint32_t tasks,
+		   uint64_t count, uint64_t total_ns)
+{
+	const char *f = "f+0x1/0x2";
+
+	sp_store_init(b, "b");
+	add_line(b, 1, "x", f, SP_KIND_SLEEP, 14, 1400, 200);
+	add_line(b, 3, "x", f, SP_KIND_SLEEP, 4, 400, 100);
+	add_exited(b, tasks, comm, f, count, total_ns, 500);
+}
+
+/* Format 1.1: lines of exited tasks in the store and across snapshots. */
+static void test_exited(void)
+{
+	static const struct {
+		const char *name, *comm;
+		uint64_t count, total_ns;
+		const char *why;
+	} resets[] = {
+		{ "delta: a line of exited tasks that gained less than was folded into it is a reset",
+		  "x", 70, 8600,
+		  "(pid 2 'x' at f+0x1/0x2, sleep: count 20, now gone; its line of exited tasks gained less count" },
+		{ "delta: a line of exited tasks going back is a reset", "x", 40, 8600,
+		  "(exited tasks 'x' at f+0x1/0x2, sleep: count 50 -> 40)" },
+		{ "delta: a task gone without a line of exited tasks of its name is a reset",
+		  "y", 86, 8600, "(pid 2 'x' at f+0x1/0x2, sleep: count 20, now gone)" },
+	};
+	const char *f = "f+0x1/0x2";
+	struct sp_store a, b;
+	char why[512];
+	uint32_t row, e;
+	size_t i;
+	bool ok;
+
+	sp_store_init(&a, "a");
+	ok = !add_exited(&a, 3, "x", f, 10, 100, 20) &&
+	     !add_exited(&a, 4, "x", f, 5, 50, 30) &&	/* same key, other tgid */
+	     !add_exited(&a, 2, "y", f, 1, 10, 10);
+	ok = ok && a.nrows == 2 && a.nexited == 2 &&
+	     sp_store_find(&a, SP_PID_EXITED, 12345, 0, 0, SP_KIND_SLEEP, &row) &&
+	     a.rows[row].tgid == 7 && a.rows[row].count == 15 &&
+	     a.times[row].max_ns == 30 && sp_row_exited(&a.rows[row]);
+	result("store: lines of exited tasks keyed without their tgid, tasks summed",
+	       ok, "mismatch");
+	ok = add_exited(&a, UINT32_MAX, "x", f, 1, 1, 1) == SP_ADD_TASKS_OVERFLOW &&
+	     a.rows[row].count == 15;
+	result("store: exited tasks of one row above 2^32-1 refused, nothing added",
+	       ok, "mismatch");
+	sp_store_free(&a);
+
+	fold_a(&a);
+	fold_b(&b, "x", 8, 86, 8600);
+	ok = !sp_delta(&b, &a, why, sizeof(why)) &&
+	     sp_store_find(&b, 1, 1, 0, 0, SP_KIND_SLEEP, &row) &&
+	     b.deltas[row].count == 4 && b.deltas[row].ns == 400 &&
+	     sp_store_find(&b, 3, 3, 0, 0, SP_KIND_SLEEP, &row) &&
+	     b.deltas[row].count == 0 && b.deltas[row].ns == 0 &&
+	     sp_store_find(&b, SP_PID_EXITED, 0, 0, 0, SP_KIND_SLEEP, &e) &&
+	     b.deltas[e].count == 3 + 2 + 7 && b.deltas[e].ns == 1200 &&
+	     b.dtasks && b.dtasks[e] == 3 && b.dtasks[row] == 0;
+	result("delta: a task gone or partly folded into its line of exited tasks is no reset; deltas exact",
+	       ok, why);
+	sp_store_free(&b);
+	for (i = 0; i < sizeof(resets) / sizeof(resets[0]); i++) {
+		fold_b(&b, resets[i].comm, 8, resets[i].count, resets[i].total_ns);
+		ok = sp_delta(&b, &a, why, sizeof(why)) == 1 && strstr(why, resets[i].why);
+		result(resets[i].name, ok, why);
+		sp_store_free(&b);
+	}
+	sp_store_free(&a);
+}
+
 static void test_numbers(void)
 {
 	static const struct {
@@ -393,6 +501,59 @@ static void test_parse_stream(void)
 	result("parse: two snapshots where one is expected is an error",
 	       rc1 == -1 && !strcmp(err.msg,
 		"mem:4: expected 10 TAB-separated fields, got 1"), err.msg);
+}
+
+/* Parse in (one snapshot) into st, freshly initialised; the parser's result. */
+static int parse_one(const char *in, struct sp_store *st, struct sp_error *err)
+{
+	struct sp_reader r;
+	int rc;
+
+	sp_reader_init_mem(&r, in, strlen(in), "mem");
+	sp_store_init(st, "mem");
+	rc = sp_parse_snapshot(&r, st, false, err);
+	sp_reader_free(&r);
+	return rc;
+}
+
+/* Format 1.1: the 'folded' summary, lines of exited tasks (pid 0). */
+static void test_parse_exited(void)
+{
+	static const struct {
+		const char *name, *in, *msg;
+	} refused[] = {
+		{ "parse: a line of exited tasks of 0 tasks is refused",
+		  "sched_points version 1.1\n" HEADER
+		  "0\t0\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
+		  "mem:3: tgid: a line of exited tasks (pid 0) has the number of tasks folded into it, at least 1, got '0'" },
+		{ "parse: 'folded' comes after 'dropped'",
+		  "sched_points version 1.1\nfolded 7\ndropped 0\n" HEADER,
+		  "mem:3: summary 'dropped' after 'folded' (the format's order: enabled, mode, time, kinds, hist, cpus, capacity, used, entries, dropped, folded)" },
+	};
+	struct sp_store st;
+	struct sp_error err = { "" };
+	size_t i;
+	bool ok;
+
+	ok = parse_one("sched_points version 1.1\nentries 2\ndropped 0\nfolded 7\n" HEADER
+		       "0\t7\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tsh\n"
+		       "9\t9\tsleep\t2\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
+		       &st, &err) == 1 && st.sum.folded == 7 && st.minor == 1 &&
+	     st.nrows == 2 && st.nexited == 1 && sp_row_exited(&st.rows[0]) &&
+	     st.rows[0].tgid == 7 && !sp_row_exited(&st.rows[1]);
+	result("parse: 'folded' and a line of exited tasks (pid 0)", ok, err.msg);
+	sp_store_free(&st);
+	ok = parse_one("sched_points version 1\nfolded 7\ndropped 0\n" HEADER, &st, &err) == 1 &&
+	     st.sum.folded == -1 && st.sum.dropped == 0;
+	result("parse: 'folded' in a version 1 input is a name it does not know, ignored",
+	       ok, err.msg);
+	sp_store_free(&st);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		ok = parse_one(refused[i].in, &st, &err) == -1 &&
+		     !strcmp(err.msg, refused[i].msg);
+		result(refused[i].name, ok, err.msg);
+		sp_store_free(&st);
+	}
 }
 
 /* The summary words and switches; a snapshot of another major is refused. */
@@ -525,6 +686,8 @@ int main(void)
 	test_numbers();
 	test_parse_stream();
 	test_parse_summary();
+	test_parse_exited();
+	test_exited();
 	test_percentiles();
 	return failed;
 }
