@@ -256,8 +256,17 @@ END {
 		full = med("series", "full", "pipe_ns_per_round")
 		print "## A full table"
 		print ""
-		printf "entries=16, filled with dead tasks'"'"' keys: %.2f dropped hits per round trip (2 expected); a dropped hit costs %.1f guest instructions, %+.1f over a counted hit (it probes all 16 slots).\n",
+		printf "entries=16 (14 for tasks), filled with the keys of tasks that live on: %.2f dropped hits per round trip (2 expected); a dropped hit costs %.1f guest instructions, %+.1f over a counted hit (it probes all 14 slots, then looks up the pid of each to find one that exited: the worst case of a miss).\n",
 			first("series", "full", "dropped_per_round"), (full - b) / 2, (full - on) / 2
+		print ""
+	}
+	if (has("series", "storm", "tasks")) {
+		print "## A fork storm at the default table size"
+		print ""
+		printf "%d short-lived tasks (bench/spawn.c, half on each CPU, each one sched_yield()) with %d entries per CPU: /proc/sched_points counts %d schedule() calls of tasks named spawn, a kprobe on schedule() keyed by name and call site %d; call sites that differ: %d; dropped %d; entries of exited tasks folded into lines of exited tasks: %d; %d entries in use; %.0f guest ns per task (spawn and exit).\n",
+			first("series", "storm", "tasks"), first("series", "storm", "capacity"), first("series", "storm", "calls"),
+			first("series", "storm", "kprobe_calls"), first("series", "storm", "sites_differing"), first("series", "storm", "dropped"),
+			first("series", "storm", "folded"), first("series", "storm", "used"), first("series", "storm", "ns_per_task")
 		print ""
 	}
 	print "## Reading /proc/sched_points (open, read all, close; accounting off while reading)"

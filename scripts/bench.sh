@@ -24,6 +24,7 @@ usage: scripts/bench.sh    (make bench)
   BENCH_ROUNDS=N BENCH_REPS=N    icount ping-pong: round trips, runs (10000, 5)
   BENCH_HB_GROUPS=N BENCH_HB_REPS=N   many-task workload: groups, runs (8, 7)
   BENCH_SMP_ROUNDS=N BENCH_SMP_REPS=N   real-time runs (1000, 21)
+  BENCH_STORM_TASKS=N     fork storm at the default table size: tasks (100000)
   BENCH_SMP_ACCEL=A       QEMU -accel of the 2-vCPU real-time run (default
                           tcg,thread=single; tcg,thread=multi runs the vCPUs
                           on two host threads but may oops, see developing.md)
@@ -92,7 +93,7 @@ build_vanilla() {
 boot() {
 	local s=$SECONDS rc=0
 	SP_ACCEL=${5:-} SP_KERNEL=$2 SP_INITRD=$initrd SP_QEMU_ARGS=$4 SP_TIMEOUT=${SP_TIMEOUT:-2400} \
-		SP_APPEND="sp.bench=$3 sp.rounds=${BENCH_ROUNDS:-10000} sp.reps=${BENCH_REPS:-5} sp.smprounds=${BENCH_SMP_ROUNDS:-1000} sp.smpreps=${BENCH_SMP_REPS:-21} sp.hbgroups=${BENCH_HB_GROUPS:-8} sp.hbreps=${BENCH_HB_REPS:-7}${BENCH_CONFIGS:+ sp.only=$BENCH_CONFIGS}" \
+		SP_APPEND="sp.bench=$3 sp.rounds=${BENCH_ROUNDS:-10000} sp.reps=${BENCH_REPS:-5} sp.smprounds=${BENCH_SMP_ROUNDS:-1000} sp.smpreps=${BENCH_SMP_REPS:-21} sp.hbgroups=${BENCH_HB_GROUPS:-8} sp.hbreps=${BENCH_HB_REPS:-7} sp.stormtasks=${BENCH_STORM_TASKS:-100000}${BENCH_CONFIGS:+ sp.only=$BENCH_CONFIGS}" \
 		"$REPO/scripts/run-guest.sh" bench || rc=$?
 	cp "$BUILD/guest-bench/share/bench.txt" "$out/$1.txt" 2>/dev/null || : >"$out/$1.txt"
 	cp "$BUILD/guest-bench/console.log" "$out/$1-console.log"
