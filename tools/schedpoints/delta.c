@@ -15,7 +15,7 @@
  * A reset followed by so many hits that every row is back above its old
  * values cannot be told from the file.
  *
- * But for folds (format 1.1): to make room in a per-CPU table the kernel
+ * But for folds (format 2): to make room in a per-CPU table the kernel
  * folds the entries of exited tasks into lines of exited tasks (pid 0), one
  * per (comm, call site, kind).  A task's row then goes (or goes down, when
  * one CPU's entry of it was folded and another's not yet), and what it

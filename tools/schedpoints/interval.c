@@ -142,8 +142,8 @@ int sp_cmd_top(const struct sp_opts *o)
 	rc = next_snapshot(o, &stream, &prev);
 	if (rc <= 0) {
 		if (!rc)
-			fputs("schedpoints: <stdin>: empty input, expected 'sched_points version 1'\n",
-			      stderr);
+			fputs("schedpoints: <stdin>: empty input, expected "
+			      SP_EXPECT_VERSION "\n", stderr);
 		sp_store_free(&prev);
 		sp_reader_free(&stream);
 		return SP_EXIT_ERROR;

@@ -58,7 +58,7 @@ static void json_head(struct json_writer *jw, const struct sp_out *out,
 	json_summary_value(jw, "used", s->used);
 	json_summary_value(jw, "entries", s->entries);
 	json_summary_value(jw, "dropped", s->dropped);
-	if (s->folded >= 0)	/* format 1.1: only when the input says */
+	if (s->folded >= 0)	/* format 2: only when the input says */
 		jsonw_uint_field(jw, "folded", (uint64_t)s->folded);
 	if (sp_mode_name(s->mode))
 		jsonw_string_field(jw, "mode", sp_mode_name(s->mode));

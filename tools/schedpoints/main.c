@@ -597,8 +597,9 @@ int main(int argc, char **argv)
 			return SP_EXIT_OK;
 		}
 		if (c == 'V') {
-			printf("schedpoints %s (reads /proc/sched_points format version %d)\n",
-			       SP_TOOL_VERSION, SP_FORMAT_MAJOR);
+			printf("schedpoints %s (reads /proc/sched_points format versions %d and %d)\n",
+			       SP_TOOL_VERSION, SP_FORMAT_MAJOR_FIRST,
+			       SP_FORMAT_MAJOR_LAST);
 			free_opts(&o);
 			return SP_EXIT_OK;
 		}

@@ -141,7 +141,7 @@ int sp_no_match(const struct sp_opts *o, uint64_t n)
 		return -1;
 	}
 	if (o->view == SP_VIEW_TASK) {
-		/* pid 0: the lines of exited tasks (format 1.1) */
+		/* pid 0: the lines of exited tasks (format 2) */
 		fprintf(stderr, "schedpoints: no entry for pid %u%s\n", o->task_pid,
 			o->task_pid == SP_PID_EXITED ? " (no line of exited tasks)" : "");
 		return -1;

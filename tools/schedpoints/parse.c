@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Input parsing: /proc/sched_points, format version 1 and its minors 1.N
+ * Input parsing: /proc/sched_points, format versions 1 and 2 and their minors
  * (Documentation/scheduler/sched-points.rst, added by the series), into the
- * rows of store.c.  Any other major is refused.
+ * rows of store.c.  Any other major is refused.  Version 2 is version 1 with
+ * lines of exited tasks (pid 0) and the summary name 'folded'; a version 1
+ * input has neither (a pid 0 line in it is refused, 'folded' an unknown name).
  *
  * The input is untrusted (a saved copy may have been edited, cut short, or be
  * any bytes at all).  Every line is checked against the spec and the first
@@ -26,7 +28,6 @@
 #define HEADER		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
 /* The same, as error messages show it. */
 #define SHOW_HEADER	"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm"
-#define EXPECT_VERSION	"'sched_points version 1'"
 #define TRUNCATED	"line is not terminated by a newline (truncated input?)"
 
 /* ---- reader ------------------------------------------------------------- */
@@ -391,7 +392,7 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 			     !memcmp(r->line, VERSION_PREFIX, r->linelen))))
 		return perr(r, err, TRUNCATED);
 	if (!is_version_line(r) || !r->line_nl)
-		return perr(r, err, "expected " EXPECT_VERSION ", got '%s'",
+		return perr(r, err, "expected " SP_EXPECT_VERSION ", got '%s'",
 			    excerpt(ex, r->line, r->linelen));
 	dot = memchr(v, '.', vlen);
 	mlen = dot ? (size_t)(dot - v) : vlen;
@@ -400,42 +401,54 @@ static int parse_version(struct sp_reader *r, struct sp_store *st,
 		return perr(r, err,
 			    "expected 'sched_points version <MAJOR>[.<MINOR>]', got '%s'",
 			    excerpt(ex, r->line, r->linelen));
-	if (major != SP_FORMAT_MAJOR)
+	if (major < SP_FORMAT_MAJOR_FIRST || major > SP_FORMAT_MAJOR_LAST)
 		return perr(r, err,
-			    "unsupported format version %llu (this schedpoints reads version %d)",
-			    (unsigned long long)major, SP_FORMAT_MAJOR);
+			    "unsupported format version %llu (this schedpoints reads versions %d and %d)",
+			    (unsigned long long)major, SP_FORMAT_MAJOR_FIRST,
+			    SP_FORMAT_MAJOR_LAST);
 	snprintf(st->version, sizeof(st->version), "%.*s", (int)vlen, v);
+	st->major = (uint32_t)major;
 	st->minor = (uint32_t)minor;
 	return 0;
 }
 
 /*
- * The summary names of the format, in its order, each from the minor
- * version that added it (in an input of an earlier minor it is a name that
- * minor does not know, ignored as any other).  'mode' is a word; 0/1
- * values are checked.
+ * The summary names of the format, in its order, each from the version
+ * (major.minor) that added it: known in an input of that version or a later
+ * one (version 2 is version 1 and more); in an input of an earlier version
+ * it is a name that version does not know, ignored as any other ('folded'
+ * in a version 1 input).  'mode' is a word; 0/1 values are checked.
  */
 enum { SUM_NUMBER, SUM_BOOL, SUM_MODE };
 static const struct {
 	const char *name;
 	size_t off;
 	int type;
-	uint32_t minor;
+	uint32_t major, minor;
 } summary_names[] = {
-	{ "enabled", offsetof(struct sp_summary, enabled), SUM_BOOL, 0 },
-	{ "mode", offsetof(struct sp_summary, mode), SUM_MODE, 0 },
-	{ "time", offsetof(struct sp_summary, time), SUM_BOOL, 0 },
-	{ "kinds", offsetof(struct sp_summary, kinds), SUM_BOOL, 0 },
-	{ "hist", offsetof(struct sp_summary, hist), SUM_BOOL, 0 },
-	{ "cpus", offsetof(struct sp_summary, cpus), SUM_NUMBER, 0 },
-	{ "capacity", offsetof(struct sp_summary, capacity), SUM_NUMBER, 0 },
-	{ "used", offsetof(struct sp_summary, used), SUM_NUMBER, 0 },
-	{ "entries", offsetof(struct sp_summary, entries), SUM_NUMBER, 0 },
-	{ "dropped", offsetof(struct sp_summary, dropped), SUM_NUMBER, 0 },
-	{ "folded", offsetof(struct sp_summary, folded), SUM_NUMBER, 1 },
+	{ "enabled", offsetof(struct sp_summary, enabled), SUM_BOOL, 1, 0 },
+	{ "mode", offsetof(struct sp_summary, mode), SUM_MODE, 1, 0 },
+	{ "time", offsetof(struct sp_summary, time), SUM_BOOL, 1, 0 },
+	{ "kinds", offsetof(struct sp_summary, kinds), SUM_BOOL, 1, 0 },
+	{ "hist", offsetof(struct sp_summary, hist), SUM_BOOL, 1, 0 },
+	{ "cpus", offsetof(struct sp_summary, cpus), SUM_NUMBER, 1, 0 },
+	{ "capacity", offsetof(struct sp_summary, capacity), SUM_NUMBER, 1, 0 },
+	{ "used", offsetof(struct sp_summary, used), SUM_NUMBER, 1, 0 },
+	{ "entries", offsetof(struct sp_summary, entries), SUM_NUMBER, 1, 0 },
+	{ "dropped", offsetof(struct sp_summary, dropped), SUM_NUMBER, 1, 0 },
+	{ "folded", offsetof(struct sp_summary, folded), SUM_NUMBER,
+	  SP_FORMAT_EXITED, 0 },
 };
 
-/* "enabled, mode, ..., dropped[, folded]": the names the input's minor knows. */
+/* Whether the input's version knows summary name i (the table's order). */
+static bool summary_known(const struct sp_store *st, size_t i)
+{
+	return st->major > summary_names[i].major ||
+	       (st->major == summary_names[i].major &&
+		st->minor >= summary_names[i].minor);
+}
+
+/* "enabled, mode, ..., dropped[, folded]": the names the input's version knows. */
 static const char *summary_order(const struct sp_store *st, char *buf,
 				 size_t len)
 {
@@ -443,7 +456,7 @@ static const char *summary_order(const struct sp_store *st, char *buf,
 
 	buf[0] = '\0';
 	for (i = 0; i < sizeof(summary_names) / sizeof(summary_names[0]); i++)
-		if (summary_names[i].minor <= st->minor && n < len)
+		if (summary_known(st, i) && n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
 					      summary_names[i].name);
 	return buf;
@@ -508,9 +521,9 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 			    excerpt(ex, r->line, r->linelen));
 	val = sp + 1;
 	vlen = r->linelen - nlen - 1;
-	/* the names of the input's minor (the table is in their order) */
+	/* the names of the input's version (the table is in their order) */
 	for (known = 0; known < sizeof(summary_names) / sizeof(summary_names[0]) &&
-	     summary_names[known].minor <= st->minor; known++)
+	     summary_known(st, known); known++)
 		;
 	for (i = 0; i < known; i++)
 		if (same(r->line, nlen, summary_names[i].name))
@@ -525,8 +538,9 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 				    excerpt(ex, val, vlen));
 	} else if (i == known) {
 		/*
-		 * Readers ignore names they do not know (a later minor): any
-		 * unsigned decimal, however large, or a word.
+		 * Readers ignore names they do not know (a later minor's,
+		 * or 'folded' in version 1): any unsigned decimal, however
+		 * large, or a word.
 		 */
 		if (!is_decimal(val, vlen) && !is_word(val, vlen))
 			return perr(r, err, "summary '%.*s': expected an unsigned decimal or a word, got '%s'",
@@ -670,7 +684,15 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	if (parse_u64_field(r, err, "pid", f[F_PID], flen[F_PID], UINT32_MAX, &pid) ||
 	    parse_u64_field(r, err, "tgid", f[F_TGID], flen[F_TGID], UINT32_MAX, &tgid))
 		return -1;
-	/* pid 0: a line of exited tasks (1.1), tgid the tasks folded into it */
+	/*
+	 * pid 0: a line of exited tasks (version 2), tgid the tasks folded
+	 * into it.  A version 1 kernel never writes one (the idle task is not
+	 * counted): refused there, a reader of version 1 would take its tgid
+	 * for a thread group.
+	 */
+	if (pid == SP_PID_EXITED && st->major < SP_FORMAT_EXITED)
+		return perr(r, err, "pid: expected a task's pid, above 0, in format version %u (lines of exited tasks, pid 0, are version %d's), got '0'",
+			    st->major, SP_FORMAT_EXITED);
 	if (pid == SP_PID_EXITED && !tgid)
 		return perr(r, err, "tgid: a line of exited tasks (pid 0) has the number of tasks folded into it, at least 1, got '0'");
 	l.pid = (uint32_t)pid;
@@ -742,7 +764,7 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 	if (!rc) {
 		if (multi && r->lineno)
 			return 0;
-		return perr(r, err, "empty input, expected " EXPECT_VERSION);
+		return perr(r, err, "empty input, expected " SP_EXPECT_VERSION);
 	}
 	if (parse_version(r, st, err))
 		return -1;

@@ -23,7 +23,7 @@
  * UTF-8 with no control byte.  Seconds are written exactly, with nine
  * decimals.  Summary lines become sched_points_<name> gauges,
  * sched_points_mode_info{mode=".."} 1, sched_points_dropped_total and (format
- * 1.1) sched_points_folded_total.  A row of exited tasks has the labels
+ * 2) sched_points_folded_total.  A row of exited tasks has the labels
  * pid="exited" and tgid="-" (tgid="exited" by tgid), its comm its name.  In
  * interval mode the samples are gauges: sched_points_calls_delta,
  * sched_points_calls_per_second, sched_points_offcpu_seconds_delta and

@@ -7,8 +7,8 @@
  *
  * Input (parse.c) is read line by line, never whole: memory grows with the
  * number of distinct keys, not with the size of the input.  Every data line
- * of /proc/sched_points (format version 1, any minor, as
- * Documentation/scheduler/sched-points.rst of the series describes it) is
+ * of /proc/sched_points (format versions 1 and 2, any minor, as
+ * Documentation/scheduler/sched-points.rst of the series describes them) is
  * checked field by field and added to a store (store.c):
  *
  *   struct sp_store
@@ -32,7 +32,7 @@
  * row.  The address is not part of the key: the symbol names the call site
  * in a way that survives a module being loaded at another address.
  *
- * Exited tasks (format 1.1): when a per-CPU table needs room, the kernel
+ * Exited tasks (format 2): when a per-CPU table needs room, the kernel
  * folds the entries of tasks that have exited into lines of pid 0, one per
  * (comm, call site, kind), whose tgid field is the number of tasks folded
  * in.  Such a row is keyed by (0, comm, symbol, kind): its tgid is a count
@@ -81,7 +81,16 @@
 #include <stdio.h>
 
 #define SP_TOOL_VERSION		"1.0"
-#define SP_FORMAT_MAJOR		1	/* the major read, with any minor */
+/*
+ * The majors read, each with any minor.  Version 2 is version 1 with lines
+ * of exited tasks (pid 0, the tasks folded in as tgid) and 'folded': a
+ * change of what a column means, so a new major (a reader of 1 refuses 2).
+ */
+#define SP_FORMAT_MAJOR_FIRST	1
+#define SP_FORMAT_MAJOR_LAST	2
+#define SP_FORMAT_EXITED	2	/* the major of lines of exited tasks */
+/* what the first line of an input must be, as messages say it */
+#define SP_EXPECT_VERSION	"'sched_points version 1' or 'sched_points version 2'"
 #define SP_DEFAULT_SOURCE	"/proc/sched_points"
 #define SP_MAX_LINE		65536	/* longer input lines are refused */
 #define SP_MATRIX_TOP		40	/* rows/columns of a matrix without -n */
@@ -334,7 +343,8 @@ struct sp_slot {
 
 struct sp_store {
 	char name[256];		/* where the snapshot came from */
-	char version[32];	/* "1", "1.2", ... as the input says */
+	char version[32];	/* "1", "1.2", "2", ... as the input says */
+	uint32_t major;		/* of the version: 1 for "1.2", 2 for "2" */
 	uint32_t minor;		/* of the version: 2 for "1.2", 0 for "1" */
 	bool has_hist;		/* histograms: 'hist 1' or a line with one */
 	uint8_t kinds_seen;	/* bit (1 << kind) for every kind of a line */

@@ -565,14 +565,29 @@ printf 'sched_points version 4.0\n' >"$OUT/major4.txt"
 SP_RC=1
 sp -f "$OUT/major4.txt" sites >/dev/null 2>"$OUT/e"
 eq "spec: an unknown major is refused, whatever its minor" "$?:$(grep -c 'unsupported format version 4 ' "$OUT/e")" "1:1"
-# No reader of version 1 reads the other majors: a good snapshot with only
-# its version line changed is refused at line 1.
-for major in 0 2 3 3.0; do
+# No reader reads a major it does not know: a good snapshot with only its
+# version line changed is refused at line 1 (a version 2 one too: exited.txt).
+for major in 0 3 3.0; do
+	for f in basic exited; do
+		sed "1s/.*/sched_points version $major/" "$FIX/$f.txt" >"$OUT/major.txt"
+		SP_RC=1
+		sp -f "$OUT/major.txt" sites >"$OUT/o" 2>"$OUT/e"
+		eq "spec: 'sched_points version $major' is refused ($f.txt), said with its line" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
+			"1::schedpoints: $OUT/major.txt:1: unsupported format version ${major%.0} (this schedpoints reads versions 1 and 2)"
+	done
+done
+# Version 2 is version 1 with lines of exited tasks and 'folded': a version 1
+# snapshot under version 2 (or 2.N) reads the same in every format, but for
+# the version the table and JSON show.
+for major in 2 2.4; do
 	sed "1s/.*/sched_points version $major/" "$FIX/basic.txt" >"$OUT/major.txt"
-	SP_RC=1
-	sp -f "$OUT/major.txt" sites >"$OUT/o" 2>"$OUT/e"
-	eq "spec: 'sched_points version $major' is refused, said with its line" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
-		"1::schedpoints: $OUT/major.txt:1: unsupported format version ${major%.0} (this schedpoints reads version 1)"
+	same=0
+	for fmt in table csv json prometheus folded; do
+		sp -f "$FIX/basic.txt" -F "$fmt" tasks | sed -e "s|$FIX/basic.txt|F|" -e 's/version[": ]*1"*//' >"$OUT/o1"
+		sp -f "$OUT/major.txt" -F "$fmt" tasks | sed -e "s|$OUT/major.txt|F|" -e "s/version[\": ]*$major\"*//" >"$OUT/o2"
+		cmp -s "$OUT/o1" "$OUT/o2" && same=$((same + 1))
+	done
+	eq "spec: a version 1 snapshot said to be version $major reads the same (5 formats)" "$same" "5"
 done
 
 # ---- kinds, off-CPU time (time.txt: the histogram switch off) ----------------
@@ -754,7 +769,7 @@ eq "top: ends at the end of a stream" \
 SP_RC=1
 sed '1s/.*/sched_points version 3/' "$FIX/b.txt" | cat "$FIX/a.txt" - | sp top -f - -c 1 -F csv >"$OUT/o" 2>"$OUT/e"
 eq "top: a snapshot of another major in the stream stops it, said with its line" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
-	"1::schedpoints: <stdin>:16: unsupported format version 3 (this schedpoints reads version 1)"
+	"1::schedpoints: <stdin>:16: unsupported format version 3 (this schedpoints reads versions 1 and 2)"
 # a file read anew every interval, replaced in between (halfway: the
 # sanitizer build starts slowly while make check builds kernels beside it)
 cp "$FIX/a.txt" "$OUT/live.txt"
@@ -804,14 +819,15 @@ bad() {
 }
 bad "9 fields" "${HDR}1\t1\tsleep\t5\t100\t60\tffffffff81000000\tf+0x1/0x2\tx\n" 13 "expected 10 TAB-separated fields, got 9"
 bad "11 fields" "${HDR}1\t1\tsleep\t5\t100\t60\t-\tffffffff81000000\tf+0x1/0x2\tx\ty\n" 13 "expected 10 TAB-separated fields, got 11"
-bad "empty file" "" - "empty input, expected 'sched_points version 1'"
-bad "unknown major version" "sched_points version 4\n" 1 "unsupported format version 4 (this schedpoints reads version 1)"
-bad "major version 0" "sched_points version 0.9\n" 1 "unsupported format version 0 (this schedpoints reads version 1)"
-bad "major version 2" "sched_points version 2\n" 1 "unsupported format version 2 (this schedpoints reads version 1)"
-bad "major version 3 with a minor" "sched_points version 3.1\n" 1 "unsupported format version 3 (this schedpoints reads version 1)"
-bad "unknown major version with minor" "sched_points version 10.1\n" 1 "unsupported format version 10 (this schedpoints reads version 1)"
+bad "empty file" "" - "empty input, expected 'sched_points version 1' or 'sched_points version 2'"
+bad "unknown major version" "sched_points version 4\n" 1 "unsupported format version 4 (this schedpoints reads versions 1 and 2)"
+bad "major version 0" "sched_points version 0.9\n" 1 "unsupported format version 0 (this schedpoints reads versions 1 and 2)"
+bad "major version 3" "sched_points version 3\n" 1 "unsupported format version 3 (this schedpoints reads versions 1 and 2)"
+bad "major version 3 with a minor" "sched_points version 3.1\n" 1 "unsupported format version 3 (this schedpoints reads versions 1 and 2)"
+bad "unknown major version with minor" "sched_points version 10.1\n" 1 "unsupported format version 10 (this schedpoints reads versions 1 and 2)"
+bad "major version 2 is read: a column header follows its version line" "sched_points version 2\n" 1 "unexpected end of input, expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm'"
 bad "bad version line" "sched_points version one\n" 1 "expected 'sched_points version <MAJOR>[.<MINOR>]', got 'sched_points version one'"
-bad "not a sched_points file" "hello\n" 1 "expected 'sched_points version 1', got 'hello'"
+bad "not a sched_points file" "hello\n" 1 "expected 'sched_points version 1' or 'sched_points version 2', got 'hello'"
 bad "no column header" "sched_points version 1\nenabled 1\n" 2 "unexpected end of input, expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm'"
 bad "wrong column header" "sched_points version 1\npid\ttgid\tcount\n" 2 "expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm', got 'pid\\011tgid\\011count'"
 bad "column header without hist" "sched_points version 1\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n" 2 "expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm', got 'pid\\011tgid\\011kind\\011count\\011total_ns\\011max_ns\\011addr...'"
@@ -1109,7 +1125,7 @@ for args in "hist -n 3" "hist do_nanosleep -s p99" "hist do_nanosleep -g functio
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: ')" "2:1"
 done
 
-# ---- exited tasks (format 1.1: exited.txt, fold-a.txt, fold-b.txt) ----------
+# ---- exited tasks (format 2: exited.txt, fold-a.txt, fold-b.txt) ------------
 # To survive fork storms the kernel folds the entries of exited tasks into
 # lines of pid 0, one per (comm, call site, kind), whose tgid field is the
 # number of tasks folded in; the summary's 'folded' is their sum.  Views by
@@ -1119,87 +1135,117 @@ done
 # N in CSV (its columns as for any input), pid and tgid null with
 # "exited": true and "tasks": N in JSON.
 XT=$FIX/exited.txt
-eq "1.1: 'folded' in the table's source line, after dropped" \
+eq "version 2: 'folded' in the table's source line, after dropped" \
 	"$(sp -f "$XT" tasks | head -n 1)" \
-	"source $XT  version 1.1  enabled 1  mode caller  time 1  kinds 1  hist 1  cpus 2  capacity 4096  used 14  entries 11  dropped 0  folded 666"
-eq "1.1: 'folded' in the JSON summary and as a Prometheus counter; absent from a version 1 input's" \
+	"source $XT  version 2  enabled 1  mode caller  time 1  kinds 1  hist 1  cpus 2  capacity 4096  used 14  entries 11  dropped 0  folded 666"
+eq "version 2: 'folded' in the JSON summary and as a Prometheus counter; absent from a version 1 input's" \
 	"$(sp -f "$XT" -F json sites | python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["folded"])'):$(sp -f "$XT" -F prometheus sites | grep -c '^sched_points_folded_total 666$'):$(sp -f "$FIX/basic.txt" -F json sites | python3 -c 'import json,sys; print("folded" in json.load(sys.stdin)["summary"])'):$(sp -f "$FIX/basic.txt" -F prometheus sites | grep -c folded)" \
 	"666:1:False:0"
-eq "1.1 sites: every line of a site counted, exited ones too; TASKS the tasks plus the exited ones" \
+eq "version 2 sites: every line of a site counted, exited ones too; TASKS the tasks plus the exited ones" \
 	"$(sp -f "$XT" -F csv sites | sed -n 1,3p | tr '\n' ' ')" \
 	"count,total_ns,mean_ns,p50_ns,p90_ns,p99_ns,max_ns,tasks,kind,site 2004,4008000000,2000000,874512,6707530,8220500,9000000,501,sleep,do_wait+0x1a2/0x300 510,1506000000,2952941,858521,25775904,30000000,30000000,41,sleep,do_nanosleep+0x6d/0x150 "
-eq "1.1 sites: a site's calls and time are those of its lines in the input" \
+eq "version 2 sites: a site's calls and time are those of its lines in the input" \
 	"$(sp -f "$XT" -F csv sites -g function | grep ',sleep,do_nanosleep$' | cut -d, -f1,2)" \
 	"$(awk -F '\t' '$3 == "sleep" && $9 ~ /^do_nanosleep\+/ { c += $4; t += $5 } END { print c "," t }' "$XT")"
 sp -f "$XT" tasks >"$OUT/exited.table"
-eq "1.1 tasks table: PID 'exited', TGID '-', a TASKS column (1 a task), the name" \
+eq "version 2 tasks table: PID 'exited', TGID '-', a TASKS column (1 a task), the name" \
 	"$(sed -n 3p "$OUT/exited.table" | tr -s ' '):$(awk '$1 == "exited" || $1 == 62 { print $1, $2, $3, $(NF - 2), $(NF - 1), $NF }' "$OUT/exited.table" | tr '\n' '|')" \
 	" PID TGID COUNT % TIME MEAN P50 P90 P99 MAX TASKS SITES COMM:exited - 2030 620 1 sh|exited - 413 45 2 sleeper|62 62 110 1 1 sleeper|exited - 7 1 my task|"
-eq "1.1 tasks: the TASKS of the rows of exited tasks add up to the summary's folded" \
+eq "version 2 tasks: the TASKS of the rows of exited tasks add up to the summary's folded" \
 	"$(sp -f "$XT" -F json tasks | python3 -c 'import json,sys; print(sum(r["tasks"] for r in json.load(sys.stdin)["rows"] if r["exited"]))')" "666"
-eq "1.1 tasks CSV: the columns of any input; a row of exited tasks has pid 0 and tgid the tasks, as in the file" \
+eq "version 2 tasks CSV: the columns of any input; a row of exited tasks has pid 0 and tgid the tasks, as in the file" \
 	"$(sp -f "$XT" -F csv tasks | sed -n '1,3p;5p' | tr '\n' ' ')" \
 	"pid,tgid,count,total_ns,mean_ns,p50_ns,p90_ns,p99_ns,max_ns,sites,comm 0,620,2030,4000000000,2000000,873813,6710886,8220835,9000000,1,sh 0,45,413,1200900000,2936185,865949,26692550,30000000,30000000,2,sleeper 70,70,25,27510960,1100438,1189330,1189330,1189330,1189330,1,my task "
 sp -f "$XT" -F json tasks >"$OUT/exited.json"
-eq "1.1 tasks JSON: a row of exited tasks has no pid or tgid (null), \"exited\": true and \"tasks\"; a task \"exited\": false, \"tasks\": 1" \
+eq "version 2 tasks JSON: a row of exited tasks has no pid or tgid (null), \"exited\": true and \"tasks\"; a task \"exited\": false, \"tasks\": 1" \
 	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(r["pid"], r["tgid"], r["exited"], r["tasks"], r["comm"]) for r in d["rows"]][:3])' "$OUT/exited.json")" \
 	"[(None, None, True, 620, 'sh'), (None, None, True, 45, 'sleeper'), (62, 62, False, 1, 'sleeper')]"
-eq "version 1 input: no TASKS column in tasks, no exited key in JSON (output as before 1.1)" \
+eq "version 1 input: no TASKS column in tasks, no exited key in JSON (output as before version 2)" \
 	"$(sp -f "$FIX/basic.txt" tasks | sed -n 3p | tr -s ' '):$(sp -f "$FIX/basic.txt" -F json tasks | python3 -c 'import json,sys; print(sorted(set(k for r in json.load(sys.stdin)["rows"] for k in r)))')" \
 	"PID TGID COUNT % TIME MEAN P50 P90 P99 MAX SITES COMM:['buckets', 'comm', 'count', 'max_ns', 'mean_ns', 'p50_ns', 'p90_ns', 'p99_ns', 'pid', 'sites', 'tgid', 'total_ns']"
-eq "1.1 task 0: the lines of exited tasks, a row per (name, site, kind), TASKS the line's tasks" \
+eq "version 2 task 0: the lines of exited tasks, a row per (name, site, kind), TASKS the line's tasks" \
 	"$(sp -f "$XT" -F csv task 0 | cut -d, -f1-3,10- | tr '\n' ' '):$(sp -f "$XT" task 0 | awk '$1 == "exited" { print $1, $2, $3, $(NF - 3) }' | head -n 2 | tr '\n' '|')" \
 	"pid,tgid,count,comm,kind,site 0,500,2000,sh,sleep,do_wait+0x1a2/0x300 0,40,400,sleeper,sleep,do_nanosleep+0x6d/0x150 0,120,30,sh,cond_resched,do_wait+0x1a2/0x300 0,3,9,sleeper,yield,schedule_timeout+0x8b/0x140 0,1,7,my task,disk_sleep,sched_points_test_sleep+0x63/0xb0 [sched_points_test] 0,2,4,sleeper,preempt,do_nanosleep+0x6d/0x150 :exited - 2000 500|exited - 400 40|"
 SP_RC=1
 sp -f "$FIX/basic.txt" task 0 >"$OUT/o" 2>"$OUT/e"
 eq "task 0 on input without exited tasks: exit 1, said" "$?:$(cat "$OUT/e")" \
 	"1:schedpoints: no entry for pid 0 (no line of exited tasks)"
-eq "1.1 site X: the exited tasks of the site by name, beside its tasks (table, CSV, JSON)" \
+eq "version 2 site X: the exited tasks of the site by name, beside its tasks (table, CSV, JSON)" \
 	"$(sp -f "$XT" site do_nanosleep | awk '$1 == "exited" || $1 == 62 { print $1, $2, $3, $(NF - 2), $NF }' | tr '\n' '|'):$(sp -f "$XT" -F csv site do_nanosleep | sed -n 2p | cut -d, -f1-3):$(sp -f "$XT" -F json site do_nanosleep | python3 -c 'import json,sys; print([(r["pid"], r["tasks"], r["exited"]) for r in json.load(sys.stdin)["rows"]])')" \
 	"exited - 404 42 sleeper|62 62 110 1 sleeper|:0,42,404:[(None, 42, True), (62, 1, False)]"
-eq "1.1 tasks -b tgid: exited tasks apart, by name (TGID 'exited'; CSV tgid 0, tasks N)" \
+eq "version 2 tasks -b tgid: exited tasks apart, by name (TGID 'exited'; CSV tgid 0, tasks N)" \
 	"$(sp -f "$XT" tasks -b tgid | awk '$1 == "exited" { print $1, $2, $(NF - 2), $NF }' | tr '\n' '|'):$(sp -f "$XT" -F csv tasks -b tgid | grep ',sh$' | cut -d, -f1,2,9 | tr '\n' ' ')" \
 	"exited 2030 620 sh|exited 413 45 sleeper|exited 7 1 task|:0,2030,620 900,4,1 "
-eq "1.1 tasks -b comm: the tasks of a name, exited ones merged in (TASKS: both)" \
+eq "version 2 tasks -b comm: the tasks of a name, exited ones merged in (TASKS: both)" \
 	"$(sp -f "$XT" -F csv tasks -b comm | cut -d, -f1,8,9,10 | tr '\n' ' ')" \
 	"count,tasks,sites,comm 2034,621,1,sh 523,46,2,sleeper 37,3,1,my task 3,1,1,init "
-eq "1.1 --pid 0 takes the lines of exited tasks, --tgid none of them" \
+eq "version 2 --pid 0 takes the lines of exited tasks, --tgid none of them" \
 	"$(sp -f "$XT" -F csv sites --pid 0 | csv_sum count):$(sp -f "$XT" -F csv tasks --tgid 70 | cut -d, -f1 | tr '\n' ' ')" \
 	"2450:pid 70 71 "
-eq "1.1 -s pid: the rows of exited tasks (pid 0) first, by the value" \
+eq "version 2 -s pid: the rows of exited tasks (pid 0) first, by the value" \
 	"$(sp -f "$XT" -F csv tasks -s pid | sed -n 2,5p | cut -d, -f1,11 | tr '\n' ' ')" \
 	"0,sh 0,sleeper 0,my task 1,init "
-eq "1.1 matrix: rows of exited tasks (table: TASKS before COMM; CSV: pid 0, tgid N; JSON: exited, tasks)" \
+eq "version 2 matrix: rows of exited tasks (table: TASKS before COMM; CSV: pid 0, tgid N; JSON: exited, tasks)" \
 	"$(sp -f "$XT" matrix -n 2 --columns 2 | sed -n '3,5p' | tr -s ' ' | tr '\n' '|'):$(sp -f "$XT" -F csv matrix -n 2 --columns 2 | sed -n 2,3p | tr '\n' ' '):$(sp -f "$XT" -F json matrix -n 1 | python3 -c 'import json,sys; print([(r["pid"], r["exited"], r["tasks"], r["cells"]) for r in json.load(sys.stdin)["rows"]])')" \
 	" PID TGID TASKS COMM TOTAL S1 S2|exited - 620 sh 2030 2000 .|exited - 45 sleeper 413 . 400|:0,620,sh,2030,2000,0 0,45,sleeper,413,0,400 :[(None, True, 620, [2000])]"
 sp -f "$XT" heatmap >"$OUT/exited.svg"
 xmllint --noout "$OUT/exited.svg" 2>"$OUT/x"
-eq "1.1 heatmap: a row of exited tasks is 'comm (N exited)'" \
+eq "version 2 heatmap: a row of exited tasks is 'comm (N exited)'" \
 	"$?:$(cat "$OUT/x"):$(grep -c 'text-anchor="end">sh (620 exited)</text>' "$OUT/exited.svg"):$(grep -c '<title>sleeper (45 exited) at sleep:do_nanosleep+0x6d/0x150: count 400, ' "$OUT/exited.svg")" "0::1:1"
 sp -f "$XT" -F prometheus tasks >"$OUT/exited.prom"
-eq "1.1 prometheus: a row of exited tasks is labelled pid=\"exited\", tgid=\"-\"" \
+eq "version 2 prometheus: a row of exited tasks is labelled pid=\"exited\", tgid=\"-\"" \
 	"$(grep '^sched_points_calls_total{pid="exited"' "$OUT/exited.prom" | tr '\n' '|')" \
 	'sched_points_calls_total{pid="exited",tgid="-",comm="sh"} 2030|sched_points_calls_total{pid="exited",tgid="-",comm="sleeper"} 413|sched_points_calls_total{pid="exited",tgid="-",comm="my task"} 7|'
 promtool check metrics <"$OUT/exited.prom" >"$OUT/promtool.log" 2>&1
 eq "promtool check metrics: exited.prom" "$?:$(cat "$OUT/promtool.log")" "0:"
-eq "1.1 folded: exited tasks are frames of their name, as tasks of that name" \
+eq "version 2 folded: exited tasks are frames of their name, as tasks of that name" \
 	"$(sp -f "$XT" -F folded matrix | grep '^sh;' | tr '\n' '|')" \
 	"sh;do_wait+0x1a2/0x300;sleep 2000|sh;do_wait+0x1a2/0x300;cond_resched 30|sh;do_wait+0x1a2/0x300;sleep 4|"
-eq "1.1 hist X: the tasks of the point's lines with a histogram, exited ones counted" \
+eq "version 2 hist X: the tasks of the point's lines with a histogram, exited ones counted" \
 	"$(sp -f "$XT" hist do_wait | sed -n 3p)" "point do_wait  sites 1  tasks 501"
 # the parser: two lines of one exited key (a module reloaded) add up their tasks
-H11="sched_points version 1.1\nfolded 5\n$COLS"
-printf '%b' "${H11}0\t2\tsleep\t5\t0\t0\t-\tffffffffc0000000\tf+0x1/0x2 [m]\tsh\n0\t3\tsleep\t4\t0\t0\t-\tffffffffc0100000\tf+0x1/0x2 [m]\tsh\n" >"$OUT/exited2.txt"
-eq "1.1: two lines of exited tasks of one (comm, symbol, kind) are one row, their tasks summed" \
+H2="sched_points version 2\nfolded 5\n$COLS"
+printf '%b' "${H2}0\t2\tsleep\t5\t0\t0\t-\tffffffffc0000000\tf+0x1/0x2 [m]\tsh\n0\t3\tsleep\t4\t0\t0\t-\tffffffffc0100000\tf+0x1/0x2 [m]\tsh\n" >"$OUT/exited2.txt"
+eq "version 2: two lines of exited tasks of one (comm, symbol, kind) are one row, their tasks summed" \
 	"$(sp -f "$OUT/exited2.txt" -F csv tasks | tr '\n' ' ')" \
 	"pid,tgid,count,total_ns,mean_ns,max_ns,sites,comm 0,5,9,0,,0,1,sh "
-bad "a line of exited tasks of 0 tasks" "${H11}0\t0\tsleep\t5\t0\t0\t-\tffffffff81000000\tf+0x1/0x2\tsh\n" 4 \
+bad "a line of exited tasks of 0 tasks" "${H2}0\t0\tsleep\t5\t0\t0\t-\tffffffff81000000\tf+0x1/0x2\tsh\n" 4 \
 	"tgid: a line of exited tasks (pid 0) has the number of tasks folded into it, at least 1, got '0'"
-bad "folded before dropped" "sched_points version 1.1\nfolded 5\ndropped 0\n" 3 \
+bad "folded before dropped" "sched_points version 2\nfolded 5\ndropped 0\n" 3 \
 	"summary 'dropped' after 'folded' (the format's order: enabled, mode, time, kinds, hist, cpus, capacity, used, entries, dropped, folded)"
 printf '%b' "sched_points version 1\nfolded x\ndropped 0\n${COLS}1\t1\tsleep\t5\t0\t0\t-\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/folded10.txt"
 eq "version 1: 'folded' is a name it does not know, ignored wherever it is" \
 	"$(sp -f "$OUT/folded10.txt" sites 2>&1 | head -n 1)" "source $OUT/folded10.txt  version 1  dropped 0"
+# Version 1 (any minor) has no line of exited tasks: a version 1 kernel never
+# writes pid 0 (the idle task is not counted), and a reader of version 1
+# would take the tgid of such a line, a number of tasks, for a thread group.
+# So a pid 0 line says the file is not what its version line says: refused.
+P0="0\t7\tsleep\t5\t0\t0\t-\tffffffff81000000\tf+0x1/0x2\tsh\n"
+bad "version 1: a line of pid 0 is refused" "sched_points version 1\n${COLS}1\t1\tsleep\t5\t0\t0\t-\tffffffff81000000\tf+0x1/0x2\tx\n$P0" 4 \
+	"pid: expected a task's pid, above 0, in format version 1 (lines of exited tasks, pid 0, are version 2's), got '0'"
+bad "version 1.1: a line of pid 0 is refused (exited tasks are version 2's)" "sched_points version 1.1\nfolded 7\n${COLS}$P0" 4 \
+	"pid: expected a task's pid, above 0, in format version 1 (lines of exited tasks, pid 0, are version 2's), got '0'"
+sed '1s/.*/sched_points version 1.1/' "$XT" >"$OUT/exited11.txt"
+SP_RC=1
+sp -f "$OUT/exited11.txt" tasks >"$OUT/o" 2>"$OUT/e"
+eq "exited.txt said to be version 1.1: refused at its first line of exited tasks (line 15)" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
+	"1::schedpoints: $OUT/exited11.txt:15: pid: expected a task's pid, above 0, in format version 1 (lines of exited tasks, pid 0, are version 2's), got '0'"
+printf '%b' "sched_points version 1.1\nfolded 5\ndropped 0\n${COLS}1\t1\tsleep\t5\t0\t0\t-\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/folded11.txt"
+eq "version 1.1: 'folded' is a name it does not know either (no order check, not shown)" \
+	"$(sp -f "$OUT/folded11.txt" sites 2>&1 | head -n 1)" "source $OUT/folded11.txt  version 1.1  dropped 0"
+# A minor of version 2 may add summary names as one of version 1 could.
+printf '%b' "sched_points version 2.3\nenabled 1\nnew_name 7\nentries 2\ndropped 0\nfolded 7\nnew_word some_word\n${COLS}${P0}1\t1\tsleep\t5\t10\t10\t-\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/minor23.txt"
+eq "version 2.3: unknown summary names ignored, 'folded' and a line of exited tasks read" \
+	"$(sp -f "$OUT/minor23.txt" tasks 2>&1 | head -n 1):$(sp -f "$OUT/minor23.txt" -F csv tasks 2>&1 | tail -n +2 | tr '\n' ' ')" \
+	"source $OUT/minor23.txt  version 2.3  enabled 1  entries 2  dropped 0  folded 7:1,1,5,10,2,10,1,x 0,7,5,0,,0,1,sh "
+sed '1s/.*/sched_points version 2.9/' "$XT" >"$OUT/exited29.txt"
+eq "exited.txt said to be version 2.9: every view reads as version 2's (but the version)" \
+	"$(for v in sites tasks "task 0" matrix; do
+		# shellcheck disable=SC2086 # split on purpose: the view, its keys
+		sp -f "$OUT/exited29.txt" -F csv $v; done | cksum)" \
+	"$(for v in sites tasks "task 0" matrix; do
+		# shellcheck disable=SC2086 # split on purpose: the view, its keys
+		sp -f "$XT" -F csv $v; done | cksum)"
 # interval mode: between fold-a.txt and fold-b.txt task 63 exited (after 5
 # more calls) and was folded; task 64 exited after 3 more calls on CPU 0,
 # whose entry was folded, its entry on CPU 1 (5 calls) not yet; a task born
@@ -1268,7 +1314,7 @@ usage -s speed sites
 usage -g function kinds
 sp --help >"$OUT/help"
 eq "--help: exit 0, usage on stdout" "$?:$(head -n 1 "$OUT/help")" "0:Usage: schedpoints [OPTIONS] [COMMAND [ARGS]]"
-eq "--version" "$(sp --version)" "schedpoints 1.0 (reads /proc/sched_points format version 1)"
+eq "--version" "$(sp --version)" "schedpoints 1.0 (reads /proc/sched_points format versions 1 and 2)"
 
 # ---- issue 16: the tool at scale --------------------------------------------
 # Each test below failed before the change that fixed what its name says.

@@ -364,7 +364,7 @@ static void fold_b(struct sp_store *b, const char *comm, uint32_t tasks,
 	add_exited(b, tasks, comm, f, count, total_ns, 500);
 }
 
-/* Format 1.1: lines of exited tasks in the store and across snapshots. */
+/* Format 2: lines of exited tasks in the store and across snapshots. */
 static void test_exited(void)
 {
 	static const struct {
@@ -516,38 +516,59 @@ static int parse_one(const char *in, struct sp_store *st, struct sp_error *err)
 	return rc;
 }
 
-/* Format 1.1: the 'folded' summary, lines of exited tasks (pid 0). */
+/*
+ * Format 2: the 'folded' summary, lines of exited tasks (pid 0); neither is
+ * version 1's (any minor).
+ */
 static void test_parse_exited(void)
 {
 	static const struct {
 		const char *name, *in, *msg;
 	} refused[] = {
 		{ "parse: a line of exited tasks of 0 tasks is refused",
-		  "sched_points version 1.1\n" HEADER
+		  "sched_points version 2\n" HEADER
 		  "0\t0\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
 		  "mem:3: tgid: a line of exited tasks (pid 0) has the number of tasks folded into it, at least 1, got '0'" },
 		{ "parse: 'folded' comes after 'dropped'",
-		  "sched_points version 1.1\nfolded 7\ndropped 0\n" HEADER,
+		  "sched_points version 2\nfolded 7\ndropped 0\n" HEADER,
 		  "mem:3: summary 'dropped' after 'folded' (the format's order: enabled, mode, time, kinds, hist, cpus, capacity, used, entries, dropped, folded)" },
+		{ "parse: a line of pid 0 in a version 1 input is refused",
+		  "sched_points version 1\n" HEADER
+		  "0\t7\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
+		  "mem:3: pid: expected a task's pid, above 0, in format version 1 (lines of exited tasks, pid 0, are version 2's), got '0'" },
+		{ "parse: a line of pid 0 in a version 1.1 input is refused",
+		  "sched_points version 1.1\nfolded 7\n" HEADER
+		  "0\t7\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
+		  "mem:4: pid: expected a task's pid, above 0, in format version 1 (lines of exited tasks, pid 0, are version 2's), got '0'" },
 	};
+	static const char *const v1[] = { "1", "1.1" };
 	struct sp_store st;
 	struct sp_error err = { "" };
 	size_t i;
 	bool ok;
 
-	ok = parse_one("sched_points version 1.1\nentries 2\ndropped 0\nfolded 7\n" HEADER
+	ok = parse_one("sched_points version 2.1\nentries 2\ndropped 0\nfolded 7\nnew 3\n" HEADER
 		       "0\t7\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tsh\n"
 		       "9\t9\tsleep\t2\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
-		       &st, &err) == 1 && st.sum.folded == 7 && st.minor == 1 &&
+		       &st, &err) == 1 && st.sum.folded == 7 && st.major == 2 && st.minor == 1 &&
 	     st.nrows == 2 && st.nexited == 1 && sp_row_exited(&st.rows[0]) &&
 	     st.rows[0].tgid == 7 && !sp_row_exited(&st.rows[1]);
-	result("parse: 'folded' and a line of exited tasks (pid 0)", ok, err.msg);
-	sp_store_free(&st);
-	ok = parse_one("sched_points version 1\nfolded 7\ndropped 0\n" HEADER, &st, &err) == 1 &&
-	     st.sum.folded == -1 && st.sum.dropped == 0;
-	result("parse: 'folded' in a version 1 input is a name it does not know, ignored",
+	result("parse: 'folded' and a line of exited tasks (pid 0) in 2.1, its unknown name ignored",
 	       ok, err.msg);
 	sp_store_free(&st);
+	for (i = 0; i < sizeof(v1) / sizeof(v1[0]); i++) {
+		char in[200], name[200];
+
+		snprintf(in, sizeof(in), "sched_points version %s\nfolded 7\ndropped 0\n" HEADER,
+			 v1[i]);
+		snprintf(name, sizeof(name),
+			 "parse: 'folded' in a version %s input is a name it does not know, ignored",
+			 v1[i]);
+		ok = parse_one(in, &st, &err) == 1 && st.sum.folded == -1 &&
+		     st.sum.dropped == 0 && st.major == 1;
+		result(name, ok, err.msg);
+		sp_store_free(&st);
+	}
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		ok = parse_one(refused[i].in, &st, &err) == -1 &&
 		     !strcmp(err.msg, refused[i].msg);
@@ -582,7 +603,7 @@ static void test_parse_summary(void)
 	sp_store_free(&st);
 	sp_store_init(&st, "mem");
 	ok = sp_parse_snapshot(&r, &st, true, &err) == -1 &&
-	     !strcmp(err.msg, "mem:10: unsupported format version 3 (this schedpoints reads version 1)");
+	     !strcmp(err.msg, "mem:10: unsupported format version 3 (this schedpoints reads versions 1 and 2)");
 	result("parse: a snapshot of major 3 in a stream is refused, with its line",
 	       ok, err.msg);
 	sp_store_free(&st);
