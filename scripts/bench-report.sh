@@ -234,6 +234,10 @@ END {
 			goal("hist=1: at most 25 guest instructions per call over time=1", (h1 - t1) / 2 <= 25, sprintf("%+.1f (%.1f in all)", (h1 - t1) / 2, (h1 - b) / 2))
 		}
 	}
+	if (has("series", "preempt_kinds1", "ns_per_call")) {
+		pk = med("series", "preempt_kinds1", "ns_per_call") - med("series", "preempt_kinds0", "ns_per_call")
+		goal("a preempt hit (kinds=1, caller mode): at most 100 guest instructions", pk <= 100, sprintf("%.1f", pk))
+	}
 	if (has("series", "memory", "table_bytes_per_cpu_hist"))
 		printf "| memory with hist=1 at the default entries (debugfs stats; not a goal) | %d bytes per CPU | - |\n", first("series", "memory", "table_bytes_per_cpu_hist")
 	if (has("series", "mode=effective", "poll_ns_per_round")) {
@@ -258,6 +262,15 @@ END {
 		print ""
 		printf "entries=16 (14 for tasks), filled with the keys of tasks that live on: %.2f dropped hits per round trip (2 expected); a dropped hit costs %.1f guest instructions, %+.1f over a counted hit (it probes all 14 slots, then looks up the pid of each to find one that exited: the worst case of a miss).\n",
 			first("series", "full", "dropped_per_round"), (full - b) / 2, (full - on) / 2
+		print ""
+	}
+	if (has("series", "preempt_kinds1", "ns_per_call")) {
+		print "## A preempt hit"
+		print ""
+		printf "The test module'"'"'s preempt file: a task calls preempt_enable() with need_resched set, which enters preempt_schedule() through the x86 thunk and __schedule() (no other task to run): %.1f guest ns per call with kinds=0, %.1f with kinds=1 (caller mode), so a preempt hit costs %.1f guest instructions. Counted: %d of %d calls, at %s (the thunk'"'"'s caller).\n",
+			med("series", "preempt_kinds0", "ns_per_call"), med("series", "preempt_kinds1", "ns_per_call"),
+			med("series", "preempt_kinds1", "ns_per_call") - med("series", "preempt_kinds0", "ns_per_call"),
+			first("series", "preempt", "calls_counted"), first("series", "preempt", "calls_made"), first("series", "preempt", "site")
 		print ""
 	}
 	if (has("series", "storm", "tasks")) {

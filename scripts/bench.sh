@@ -60,11 +60,15 @@ if runs series smp; then
 		export TREE OBJ
 		"$REPO/scripts/build-kernel.sh"
 	fi
+	# The test module, for the cost of a preempt hit.
+	"$REPO/scripts/build-selftests.sh"
+	modules=$OBJ/kselftest/kselftest_install/sched_points/test_modules/sched_points_test.ko
 	phase build_series $((SECONDS - s))
 	series_obj=$OBJ
 fi
-# The guests' initramfs: busybox, /init and bench/ (no kselftests).
-OBJ=$out/initramfs SP_SELFTESTS=0 "$REPO/scripts/build-initramfs.sh"
+# The guests' initramfs: busybox, /init, bench/ and the test module (no
+# kselftests).
+OBJ=$out/initramfs SP_SELFTESTS=0 SP_MODULES=${modules:-} "$REPO/scripts/build-initramfs.sh"
 initrd=$out/initramfs/initramfs.cpio.gz
 
 # Vanilla: the same fragments but the series' own (sched-points*.config),

@@ -4,7 +4,7 @@
 # tool built statically when it exists, and the programs of bench/.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	echo "usage: [SP_SELFTESTS=0] $0    (after build-kernel.sh and build-selftests.sh)"
+	echo "usage: [SP_SELFTESTS=0] [SP_MODULES='A.ko ...'] $0    (after build-kernel.sh and build-selftests.sh)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -31,6 +31,10 @@ if [ -f "$REPO/tools/schedpoints/Makefile" ]; then
 		die "cannot build the pivot tool statically"
 	install -m 755 "$REPO/tools/schedpoints/schedpoints-static" "$root/bin/schedpoints"
 fi
+# SP_MODULES: modules to put in /lib/sp-modules (the benchmark's test module).
+for m in ${SP_MODULES:-}; do
+	install -D -m 644 "$m" "$root/lib/sp-modules/${m##*/}"
+done
 [ ! -f "$REPO/bench/Makefile" ] || make -s -C "$REPO/bench" install DESTDIR="$root" >/dev/null ||
 	die "cannot build bench/"
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) |

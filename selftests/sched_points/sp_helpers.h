@@ -3,7 +3,8 @@
  * Helpers for the sched_points selftest: read the control files, and parse
  * /proc/sched_points, debugfs sched_points/raw and sched_points/stats
  * strictly, as Documentation/scheduler/sched-points.rst defines them:
- * format version 1 and its minors 1.N (a minor only adds summary names);
+ * format versions 1 and 2 and their minors (a minor only adds summary names;
+ * 2 adds lines of exited tasks, pid 0, and the folded summary);
  * any other major is refused.  Any line that does not follow the format is
  * an error, with the line number and the line in the message.
  */
@@ -43,7 +44,7 @@
 #define SP_HIST		SP_DIR "/hist"
 
 /* The major version of the format, the only one read. */
-#define SP_VERSION_MAJOR	1
+#define SP_VERSION_MAJOR	2	/* the newest read; 1 too */
 #define SP_MIN_ENTRIES		16ULL
 #define SP_MAX_ENTRIES		1048576ULL
 #define SP_DEFAULT_ENTRIES	4096ULL
@@ -101,7 +102,8 @@ struct sp_entry {
 
 /* /proc/sched_points or debugfs raw, parsed. */
 struct sp_view {
-	unsigned int minor;		/* of version 1.N; 0 for raw */
+	unsigned int major;		/* 1 or 2; 0 for raw */
+	unsigned int minor;		/* of version M.N; 0 for raw */
 	bool has_minor;
 	unsigned long long enabled, cpus, capacity, used, entries, dropped;
 	unsigned long long folded;	/* since 1.1; 0 before */
@@ -885,9 +887,10 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		if (dot && !sp_parse_udec(dot + 1, rest - (dot + 1 - p),
 					  0xffff, &b))
 			SP_FAIL("bad minor version");
-		if (a != SP_VERSION_MAJOR)
-			SP_FAIL("unknown major version %llu (version %d is read)",
+		if (a < 1 || a > SP_VERSION_MAJOR)
+			SP_FAIL("unknown major version %llu (versions 1 to %d are read)",
 				a, SP_VERSION_MAJOR);
+		v->major = a;
 		v->minor = b;
 		v->has_minor = dot;
 	}
@@ -921,8 +924,8 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		for (k = 0; k < nnames; k++)
 			if (nl == strlen(names[k]) && !memcmp(s, names[k], nl))
 				break;
-		/* 1.1: entries of exited tasks folded into pid 0 lines */
-		if (k == nnames && v->minor >= 1 &&
+		/* 2: entries of exited tasks folded into pid 0 lines */
+		if (k == nnames && v->major >= 2 &&
 		    nl == strlen("folded") && !memcmp(s, "folded", nl)) {
 			if (!sp_parse_udec(val, vl, ~0ULL, &v->folded))
 				SP_FAIL("bad summary value");
@@ -931,8 +934,8 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		if (k == nnames) {
 			/* unknown names only come with a later minor */
 			if (!v->has_minor || v->minor == 0)
-				SP_FAIL("unknown summary name in version %d.0",
-					SP_VERSION_MAJOR);
+				SP_FAIL("unknown summary name in version %u.0",
+					v->major);
 			if (!sp_parse_udec(val, vl, ~0ULL, &num) &&
 			    !sp_is_word(val, vl))
 				SP_FAIL("bad summary value");
@@ -991,6 +994,9 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		memset(e, 0, sizeof(*e));
 		if (!sp_parse_entry_fields(f, fl, e, &why))
 			SP_FAIL("%s", why);
+		/* lines of exited tasks (pid 0) came with version 2 */
+		if (!e->pid && v->major < 2)
+			SP_FAIL("pid 0 (exited tasks) in version %u", v->major);
 		if (v->nr > 1) {
 			const struct sp_entry *p = &v->e[v->nr - 2];
 

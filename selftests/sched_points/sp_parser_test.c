@@ -369,11 +369,11 @@ TEST(bad_header_and_summary)
 	}
 }
 
-/* A reader of version 1 refuses every other major, whatever follows. */
+/* A reader of versions 1 and 2 refuses every other major, whatever follows. */
 TEST(other_majors_refused)
 {
 	static const char * const majors[] = {
-		"0", "2", "3", "3.0", "4", "10.1",
+		"0", "3", "3.0", "4", "10.1",
 	};
 	static const char body[] = S_EN S_MODE S_TIME "kinds 0\n" S_HIST
 		S_REST(2) HDR LINE1 LINE2;
@@ -707,7 +707,42 @@ TEST(bad_hist)
 	}
 }
 
-/* The file reader the kernel tests use reads version 1.N, no other major. */
+/*
+ * Version 2: lines of exited tasks (pid 0, tgid their number) and the
+ * folded summary; a pid-0 line in version 1 is refused, and so is an
+ * unknown summary name in 2.0.
+ */
+#define S_FOLDED	"folded 312\n"
+#define LINE_EXITED "0\t312\tsleep\t312\t15894231\t160702\t15:280,16:32\t"	\
+	"ffffffffb8ad5a4d\tdo_nanosleep+0x6d/0x150\tcc1\n"
+TEST(version_2_exited_lines)
+{
+	char err[SP_ERR_MAX] = "";
+	struct sp_view v;
+
+	ASSERT_EQ(0, parse("sched_points version 2\n" S_EN S_MODE S_TIME
+			   S_KINDS S_HIST S_REST(3) S_FOLDED HDR LINE_EXITED
+			   LINE1 LINE2, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(2U, v.major);
+	EXPECT_EQ(312ULL, v.folded);
+	ASSERT_EQ(3U, v.nr);
+	EXPECT_EQ(0U, v.e[0].pid);
+	EXPECT_EQ(312U, v.e[0].tgid);
+	EXPECT_STREQ("cc1", v.e[0].comm);
+	sp_view_free(&v);
+
+	EXPECT_EQ(-1, parse(V1 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(3)
+			    HDR LINE_EXITED LINE1 LINE2, &v, err));
+	EXPECT_NE(NULL, strstr(err, "pid 0 (exited tasks) in version 1"))
+		TH_LOG("%s", err);
+	EXPECT_EQ(-1, parse("sched_points version 2\n" S_EN S_MODE S_TIME
+			    S_KINDS S_HIST S_REST(2) "newname 1\n" HDR LINE1
+			    LINE2, &v, err));
+	EXPECT_NE(NULL, strstr(err, "unknown summary name in version 2.0"))
+		TH_LOG("%s", err);
+}
+
+/* The file reader the kernel tests use reads versions 1.N and 2.N only. */
 TEST(read_view_file)
 {
 	static const char * const texts[] = {
