@@ -367,6 +367,60 @@ static inline int sp_write_uint(const char *path, unsigned long long v)
 	return sp_write(path, s);
 }
 
+#define SP_CPUS_MAX	1024
+
+/*
+ * Read a CPU list such as /sys/devices/system/cpu/online ("0-1,4\n"):
+ * set[cpu] for each CPU in it, the number of them in *nr.  0, or -errno,
+ * or -EPROTO for anything but ranges of decimal CPUs below SP_CPUS_MAX.
+ */
+static inline int sp_read_cpulist(const char *path, bool set[SP_CPUS_MAX],
+				  unsigned int *nr)
+{
+	unsigned long long lo, hi;
+	size_t len = 0, i = 0, j;
+	char *b = NULL;
+	int ret;
+
+	memset(set, 0, SP_CPUS_MAX * sizeof(*set));
+	*nr = 0;
+	ret = sp_read_file(path, &b, &len);
+	if (ret)
+		return ret;
+	if (len < 2 || b[len - 1] != '\n')
+		ret = -EPROTO;
+	while (!ret && i < len - 1) {
+		for (j = i; j < len - 1 && b[j] >= '0' && b[j] <= '9'; j++)
+			;
+		if (!sp_parse_udec(b + i, j - i, SP_CPUS_MAX - 1, &lo)) {
+			ret = -EPROTO;
+			break;
+		}
+		hi = lo;
+		i = j;
+		if (b[i] == '-') {
+			for (j = ++i; j < len - 1 && b[j] >= '0' && b[j] <= '9'; j++)
+				;
+			if (!sp_parse_udec(b + i, j - i, SP_CPUS_MAX - 1, &hi) ||
+			    hi < lo) {
+				ret = -EPROTO;
+				break;
+			}
+			i = j;
+		}
+		for (; lo <= hi; lo++) {
+			*nr += !set[lo];
+			set[lo] = true;
+		}
+		if (b[i] == ',' && i + 1 < len - 1)
+			i++;
+		else if (i != len - 1)
+			ret = -EPROTO;
+	}
+	free(b);
+	return ret;
+}
+
 /* A word: lowercase letters and '_', starting with a letter. */
 static inline bool sp_is_word(const char *s, size_t n)
 {
@@ -1080,6 +1134,7 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 {
 	static const char hdr[] = "cpu\tused\tcapacity\tdropped\tmax_probe\tbytes";
 	struct sp_lines l = { .buf = buf, .len = len };
+	unsigned long long capacity = 0;
 	const char *s = "";
 	size_t n = 0, cap = 0;
 	bool bad;
@@ -1127,12 +1182,21 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 		c->bytes = val[5];
 		if (st->nr > 1 && c->cpu <= st->cpu[st->nr - 2].cpu)
 			SP_FAIL("cpu numbers not increasing");
+		st->used += c->used;
+		st->dropped += c->dropped;
+		/* capacity 0: a CPU without a table, which holds nothing */
+		if (!c->capacity) {
+			if (c->used || c->max_probe || c->bytes)
+				SP_FAIL("a CPU without a table has used, max_probe or bytes");
+			continue;
+		}
 		if (c->capacity < SP_MIN_ENTRIES ||
 		    c->capacity > SP_MAX_ENTRIES ||
 		    (c->capacity & (c->capacity - 1)))
-			SP_FAIL("capacity is not a power of two in [16, 1048576]");
-		if (st->nr > 1 && c->capacity != st->cpu[0].capacity)
+			SP_FAIL("capacity is not 0 or a power of two in [16, 1048576]");
+		if (capacity && c->capacity != capacity)
 			SP_FAIL("capacity differs between CPUs");
+		capacity = c->capacity;
 		if (c->used > c->capacity)
 			SP_FAIL("used > capacity");
 		if (c->max_probe > c->capacity)
@@ -1140,8 +1204,6 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 		/* an allocated table: at least a byte per entry */
 		if (c->bytes < c->capacity)
 			SP_FAIL("bytes < capacity");
-		st->used += c->used;
-		st->dropped += c->dropped;
 	}
 	if (!st->nr) {
 		sp_err(err, "%s: no CPU line", what);

@@ -615,8 +615,14 @@ TEST(stats)
 	static const char stats[] =
 		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n"
 		"0\t10\t16\t3\t4\t1024\n"
-		"1\t16\t16\t0\t16\t1024\n";
+		"1\t0\t0\t5\t0\t0\n"
+		"2\t16\t16\t0\t16\t1024\n";
 	static const char * const bad_stats[] = {
+		/* no table: nothing used, probed or allocated */
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t1\t0\t0\t0\t0\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t0\t0\t0\t1\t0\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t0\t0\t0\t0\t4096\n",
+		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t0\t0\t0\t0\t0\n1\t1\t16\t0\t1\t65536\n2\t1\t32\t0\t1\t65536\n",
 		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n",
 		"cpu used capacity dropped max_probe\tbytes\n0\t1\t16\t0\t1\t65536\n",
 		"cpu\tused\tcapacity\tdropped\tmax_probe\tbytes\n0\t17\t16\t0\t1\t65536\n",
@@ -634,11 +640,12 @@ TEST(stats)
 
 	ASSERT_EQ(0, sp_parse_stats(stats, strlen(stats), &st, err, "stats"))
 		TH_LOG("%s", err);
-	ASSERT_EQ(2U, st.nr);
+	ASSERT_EQ(3U, st.nr);
 	EXPECT_EQ(26ULL, st.used);
-	EXPECT_EQ(3ULL, st.dropped);
-	EXPECT_EQ(16ULL, st.cpu[1].max_probe);
-	EXPECT_EQ(1024ULL, st.cpu[1].bytes);
+	EXPECT_EQ(8ULL, st.dropped);
+	EXPECT_EQ(0ULL, st.cpu[1].capacity);
+	EXPECT_EQ(16ULL, st.cpu[2].max_probe);
+	EXPECT_EQ(1024ULL, st.cpu[2].bytes);
 	sp_stats_free(&st);
 
 	for (i = 0; i < ARRAY_SIZE(bad_stats); i++) {

@@ -110,7 +110,7 @@ static void prom_summary(FILE *fp, const struct sp_store *st)
 		const char *name, *type, *help;
 	} m[] = {
 		{ "sched_points_enabled", "gauge", "Whether schedule() call accounting is on (1) or off (0)." },
-		{ "sched_points_cpus", "gauge", "Number of per-CPU tables." },
+		{ "sched_points_cpus", "gauge", "Number of possible CPUs, the most per-CPU tables." },
 		{ "sched_points_capacity", "gauge", "Slots per per-CPU table." },
 		{ "sched_points_used", "gauge", "Table slots in use, summed over CPUs." },
 		{ "sched_points_entries", "gauge", "Entries (task, call site) after merging CPUs." },
