@@ -331,11 +331,29 @@ END {
 		printf "| %s | %s | %.3f |\n", ws[i] == "1pair_cpu0" ? "one pair, CPU 0 alone" : "a pair on each CPU, CPU " substr(ws[i], 11), s, m
 	}
 	print ""
+	if (has("tracers", "tracers_caller", "none_sites")) {
+		print "## Beside other tracers of schedule()"
+		print ""
+		print "The series built with the peer kernel'"'"'s distribution tracing (`kernel-config/peer/distro-tracing.config`), real time: the busy call sites of both ping-pongs (kind and symbol, hit at least once a round trip) with accounting on alone, then with bpftrace hooking schedule()'"'"'s return (kretprobe: a rethook trampoline; kretfunc: a BPF fexit trampoline). A tracer that moved a site would show as a site that differs, and any line that names a trampoline is counted."
+		print ""
+		print "| mode | sites alone | under kretprobe (differing) | under kretfunc (differing) | lines naming a trampoline |"
+		print "| --- | ---: | ---: | ---: | ---: |"
+		for (i = 1; i <= 2; i++) {
+			c = i == 1 ? "tracers_caller" : "tracers_effective"
+			tl = 0
+			split("none kretprobe kretfunc", tr, " ")
+			for (j = 1; j <= 3; j++) tl += first("tracers", c, tr[j] "_trampoline_lines")
+			printf "| %s | %s | %s | %s | %d |\n", substr(c, 9), first("tracers", c, "none_sites"),
+				has("tracers", c, "kretprobe_sites") ? first("tracers", c, "kretprobe_sites") " (" first("tracers", c, "kretprobe_sites_differing") ")" : "-",
+				has("tracers", c, "kretfunc_sites") ? first("tracers", c, "kretfunc_sites") " (" first("tracers", c, "kretfunc_sites_differing") ")" : "-", tl
+		}
+		print ""
+	}
 	print "## How long each step took (s)"
 	print ""
 	print "| step | seconds |"
 	print "| --- | ---: |"
-	split("build_series build_vanilla build_peer guest_vanilla guest_peer guest_series guest_smp total", st, " ")
-	for (i = 1; i <= 8; i++)
+	split("build_series build_vanilla build_peer build_tracers guest_vanilla guest_peer guest_series guest_smp guest_tracers total", st, " ")
+	for (i = 1; i <= 10; i++)
 		if (has("host", "time", st[i])) printf "| %s | %d |\n", st[i], first("host", "time", st[i])
 }' "$1"

@@ -5,7 +5,9 @@
 # peer kernel: kprobe+hist, bpftrace on kprobe, kfunc and sched_switch),
 # on a ping-pong and on a many-task workload. Guest time under QEMU
 # -icount shift=0 is 1 ns per guest instruction, so figures repeat run
-# after run. Writes build/bench/results.csv and results.md; asserts nothing.
+# after run. Also runs the series beside bpftrace programs on schedule()'s
+# return (the tracers run). Writes build/bench/results.csv and results.md;
+# fails when a guest reports a failure.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	sed -n '2,8s/^# \{0,1\}//p' "$0"
@@ -17,8 +19,10 @@ usage: scripts/bench.sh    (make bench)
                           worktree of the kernel tree at tag pristine); its
                           kernels: DIR/obj (vanilla) and DIR/obj-peer (peer:
                           plus kernel-config/peer/distro-tracing.config)
-  BENCH_ONLY="vanilla peer series smp"   the guest runs to make (default all);
-                          a kernel is built only when a run needs it
+  BENCH_ONLY="vanilla peer series smp tracers"   the guest runs to make
+                          (default all); a kernel is built only when a run
+                          needs it (tracers: the series with the peer's
+                          tracing config, in DIR/obj-tracers of the series tree)
   BENCH_CONFIGS=A,B       within the runs, only these configurations
                           (development: e.g. peer,bpftrace_kfunc)
   BENCH_ROUNDS=N BENCH_REPS=N    icount ping-pong: round trips, runs (10000, 5)
@@ -34,9 +38,9 @@ fi
 source "$(dirname "$0")/env.sh"
 start=$SECONDS
 out=$BUILD/bench
-only=" ${BENCH_ONLY:-vanilla peer series smp} "
+only=" ${BENCH_ONLY:-vanilla peer series smp tracers} "
 for r in $only; do
-	case $r in vanilla|peer|series|smp) ;; *) die "BENCH_ONLY: unknown run '$r'" ;; esac
+	case $r in vanilla|peer|series|smp|tracers) ;; *) die "BENCH_ONLY: unknown run '$r'" ;; esac
 done
 runs() { for r in "$@"; do [[ $only == *" $r "* ]] && return 0; done; return 1; }
 "$REPO/scripts/install-deps.sh" build guest bench
@@ -65,6 +69,19 @@ if runs series smp; then
 	modules=$OBJ/kselftest/kselftest_install/sched_points/test_modules/sched_points_test.ko
 	phase build_series $((SECONDS - s))
 	series_obj=$OBJ
+fi
+# tracers: the series with the peer's distribution tracing (ftrace, BTF),
+# so that bpftrace can hook schedule()'s return beside it.
+if runs tracers; then
+	s=$SECONDS
+	ttree=${BENCH_TREE:-$TREE}
+	[ -n "${BENCH_TREE:-}" ] || TREE=$ttree "$REPO/scripts/prepare-tree.sh"
+	note "building the tracers kernel in $ttree/obj-tracers"
+	TREE=$ttree OBJ=$ttree/obj-tracers FRAGMENTS=$frags$'\n'peer/distro-tracing.config \
+		"$REPO/scripts/configure-kernel.sh"
+	TREE=$ttree OBJ=$ttree/obj-tracers kmake -s bzImage >"$out/tracers-build.log" 2>&1 ||
+		die "tracers build failed: $out/tracers-build.log"
+	phase build_tracers $((SECONDS - s))
 fi
 # The guests' initramfs: busybox, /init, bench/ and the test module (no
 # kselftests).
@@ -115,6 +132,7 @@ hostroot="-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=o
 ! runs peer || boot peer "$vtree/obj-peer/arch/x86/boot/bzImage" peer "$icount $hostroot"
 ! runs series || boot series "$series_obj/arch/x86/boot/bzImage" icount "$icount"
 ! runs smp || boot smp "$series_obj/arch/x86/boot/bzImage" smp "" "${BENCH_SMP_ACCEL:-}"
+! runs tracers || boot tracers "$ttree/obj-tracers/arch/x86/boot/bzImage" tracers "$hostroot"
 phase total $((SECONDS - start))
 
 { echo "part,config,metric,rep,value"; tr ' ' , <"$out/results.raw"; } >"$out/results.csv"
