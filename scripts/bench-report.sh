@@ -212,6 +212,26 @@ END {
 		print ""
 	}
 
+	if (has("tracers", "tracers_caller", "none_sites")) {
+		print "## Beside other tracers of schedule()"
+		print ""
+		print "The series built with the peer kernel'"'"'s distribution tracing (`kernel-config/peer/distro-tracing.config`), real time: the busy call sites of both ping-pongs (kind and symbol, hit at least once a round trip) with accounting on alone, then with bpftrace hooking schedule()'"'"'s return (kretprobe: a rethook trampoline; kretfunc: a BPF fexit trampoline). A tracer that moved a site would show as a site that differs, and any line that names a trampoline is counted. bpftrace'"'"'s kretprobe has max(10, 2 x possible CPUs) = 10 instances here (the kernel'"'"'s default maxactive), which tasks asleep elsewhere hold: it hooks the returns it has an instance for, a number that varies run by run."
+		print ""
+		print "| mode | sites alone | under kretprobe (differing) | under kretfunc (differing) | lines naming a trampoline | calls counted / returns the tracer hooked: kretprobe, kretfunc |"
+		print "| --- | ---: | ---: | ---: | ---: | --- |"
+		for (i = 1; i <= 2; i++) {
+			c = i == 1 ? "tracers_caller" : "tracers_effective"
+			tl = 0
+			split("none kretprobe kretfunc", tr, " ")
+			for (j = 1; j <= 3; j++) tl += first("tracers", c, tr[j] "_trampoline_lines")
+			printf "| %s | %s | %s | %s | %d | %s / %s, %s / %s |\n", substr(c, 9), first("tracers", c, "none_sites"),
+				has("tracers", c, "kretprobe_sites") ? first("tracers", c, "kretprobe_sites") " (" first("tracers", c, "kretprobe_sites_differing") ")" : "-",
+				has("tracers", c, "kretfunc_sites") ? first("tracers", c, "kretfunc_sites") " (" first("tracers", c, "kretfunc_sites_differing") ")" : "-", tl,
+				first("tracers", c, "kretprobe_calls"), first("tracers", c, "kretprobe_hooked"),
+				first("tracers", c, "kretfunc_calls"), first("tracers", c, "kretfunc_hooked")
+		}
+		print ""
+	}
 	if (!has("series", "on", "pipe_ns_per_round")) exit
 	b = med("vanilla", "vanilla", "pipe_ns_per_round")
 	off = med("series", "off", "pipe_ns_per_round")
@@ -331,24 +351,6 @@ END {
 		printf "| %s | %s | %.3f |\n", ws[i] == "1pair_cpu0" ? "one pair, CPU 0 alone" : "a pair on each CPU, CPU " substr(ws[i], 11), s, m
 	}
 	print ""
-	if (has("tracers", "tracers_caller", "none_sites")) {
-		print "## Beside other tracers of schedule()"
-		print ""
-		print "The series built with the peer kernel'"'"'s distribution tracing (`kernel-config/peer/distro-tracing.config`), real time: the busy call sites of both ping-pongs (kind and symbol, hit at least once a round trip) with accounting on alone, then with bpftrace hooking schedule()'"'"'s return (kretprobe: a rethook trampoline; kretfunc: a BPF fexit trampoline). A tracer that moved a site would show as a site that differs, and any line that names a trampoline is counted."
-		print ""
-		print "| mode | sites alone | under kretprobe (differing) | under kretfunc (differing) | lines naming a trampoline |"
-		print "| --- | ---: | ---: | ---: | ---: |"
-		for (i = 1; i <= 2; i++) {
-			c = i == 1 ? "tracers_caller" : "tracers_effective"
-			tl = 0
-			split("none kretprobe kretfunc", tr, " ")
-			for (j = 1; j <= 3; j++) tl += first("tracers", c, tr[j] "_trampoline_lines")
-			printf "| %s | %s | %s | %s | %d |\n", substr(c, 9), first("tracers", c, "none_sites"),
-				has("tracers", c, "kretprobe_sites") ? first("tracers", c, "kretprobe_sites") " (" first("tracers", c, "kretprobe_sites_differing") ")" : "-",
-				has("tracers", c, "kretfunc_sites") ? first("tracers", c, "kretfunc_sites") " (" first("tracers", c, "kretfunc_sites_differing") ")" : "-", tl
-		}
-		print ""
-	}
 	print "## How long each step took (s)"
 	print ""
 	print "| step | seconds |"
