@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build lint series bench kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build lint series bench kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -17,6 +17,7 @@ help:
 	@echo "make warnings        sparse and W=1 on the series' files, against the pristine tree;"
 	@echo "                     and the series compiled for i386 (build/series-check/obj-i386)"
 	@echo "make rt-build        the series' files and hooks compile on PREEMPT_RT (build/linux/obj-rt)"
+	@echo "make distro-build    the series' files compile with Debian's 6.12 config (build/series-check/obj-distro)"
 	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
 	@echo "                     (CAPTURE=DIR: first take a new demo capture, build/guest-demo/share)"
@@ -62,6 +63,9 @@ warnings:
 
 rt-build:
 	$(S)/rt-build-check.sh
+
+distro-build:
+	$(S)/distro-build-check.sh
 
 bench:
 	$(S)/bench.sh

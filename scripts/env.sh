@@ -141,6 +141,24 @@ build_results() {
 	done
 }
 
+# build_touched LABEL: build in $OBJ, from $SERIES_WT, the object of every
+# .c file the series touches (-k: all of them, into $OBJ/LABEL-build-make.log),
+# then a TAP result per object and one for the headers the series touches,
+# to fd 3 (build_results, header_results).
+build_touched() {
+	local label=$1 f log=$OBJ/$1-build-make.log
+	local -a touched objs=() headers
+	mapfile -t touched < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.c')
+	for f in "${touched[@]}"; do
+		objs+=("${f%.c}.o")
+	done
+	(cd "$OBJ" && rm -f "${objs[@]}")
+	TREE=$SERIES_WT OBJ=$OBJ kmake -k "${objs[@]}" >"$log" 2>&1 || true
+	build_results "$label" "$OBJ" "$log" "${objs[@]}"
+	mapfile -t headers < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.h')
+	header_results "$label" "$log" "${headers[@]}"
+}
+
 # header_results LABEL LOG HEADERS...: one TAP result, to fd 3: LOG has no
 # warning or error at any of HEADERS (a warning in a header is reported at
 # the header's line, whichever source included it).

@@ -48,19 +48,7 @@ grep -q '^CONFIG_64BIT=y' "$OBJ/.config" && missing+=" CONFIG_64BIT=y(is 64-bit)
 tap_result "$([ -z "$missing" ] && echo 0 || echo 1)" \
 	"i386: every line of kernel-config/i386/series.config took effect${missing:+ (not: ${missing//$'\n'/ })}" >&3
 
-mapfile -t touched < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.c')
-objs=()
-for f in "${touched[@]}"; do
-	objs+=("${f%.c}.o")
-done
-(cd "$OBJ" && rm -f "${objs[@]}")
-log=$OBJ/i386-build-make.log
-TREE=$SERIES_WT OBJ=$OBJ kmake -k "${objs[@]}" >"$log" 2>&1 || true
-build_results i386 "$OBJ" "$log" "${objs[@]}"
-# The headers the series touches: a warning there is reported at the
-# header's line.
-mapfile -t headers < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.h')
-header_results i386 "$log" "${headers[@]}"
+build_touched i386
 echo "1..$n" >&3
 exec 3>&-
 cat "$tap"

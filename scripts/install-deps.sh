@@ -2,9 +2,9 @@
 # Install the Debian packages that GROUP... needs, when any is missing, and
 # say which and how much (apt's list, download and installed sizes) before
 # installing. Groups: build (the kernel), guest (QEMU, busybox), lint,
-# host-tests (tools/*/debian-packages), bench (bpftrace, pahole); demo is
-# build and guest, check is build, guest, lint and host-tests; no group:
-# all of them. Needs root (or sudo) only when there is something to do.
+# host-tests (tools/*/debian-packages), distro (Debian's kernel
+# configurations), bench (bpftrace, pahole); demo is build and guest, check
+# is build, guest, lint, host-tests and distro; no group: all of them. Needs root (or sudo) only when there is something to do.
 #
 # The install starts and enables no service: a temporary policy-rc.d that
 # exits 101 keeps the packages' maintainer scripts from starting any, every
@@ -17,7 +17,7 @@
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
 	sed -n '2,16s/^# \{0,1\}//p' "$0"
-	echo "usage: $0 [GROUP...]    GROUP: build guest lint host-tests bench demo check all"
+	echo "usage: $0 [GROUP...]    GROUP: build guest lint host-tests distro bench demo check all"
 	echo "  (for the tests: SYSTEMD_ROOT, SYSTEMD_RUN, POLICY_RC_D, SP_STATE_DIR and"
 	echo "  APT_HISTORY_DIR move /etc/systemd/system, /run/systemd/system,"
 	echo "  /usr/sbin/policy-rc.d, /var/cache/sched-points and /var/log/apt)"
@@ -44,18 +44,19 @@ group_packages() {
 		[ -n "${KERNEL_SRC:-}" ] || echo linux-source-6.12 ;;
 	guest) printf '%s\n' busybox-static qemu-system-x86 ;;
 	lint) printf '%s\n' sparse codespell shellcheck clang python3-ply python3-git ;;
+	distro) echo linux-config-6.12 ;;
 	host-tests) grep -hv '^#' "$REPO"/tools/*/debian-packages ;;
 	bench) printf '%s\n' bpftrace dwarves ;;
 	demo) group_packages build; group_packages guest ;;
-	check) for g in build guest lint host-tests; do group_packages "$g"; done ;;
+	check) for g in build guest lint host-tests distro; do group_packages "$g"; done ;;
 	all) for g in check bench; do group_packages "$g"; done ;;
 	esac
 }
 
 [ $# != 0 ] || set -- all
 for g in "$@"; do
-	[[ $g =~ ^(build|guest|lint|host-tests|bench|demo|check|all)$ ]] ||
-		die "unknown group '$g' (build guest lint host-tests bench demo check all)"
+	[[ $g =~ ^(build|guest|lint|host-tests|distro|bench|demo|check|all)$ ]] ||
+		die "unknown group '$g' (build guest lint host-tests distro bench demo check all)"
 done
 mapfile -t pkgs < <(for g in "$@"; do group_packages "$g"; done | grep -v '^$' | sort -u)
 missing=()
