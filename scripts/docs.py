@@ -254,7 +254,7 @@ def check_facts():
     s = []
     for name in sorted(os.listdir(pdir)):
         s += re.findall(r'^\+.*?(\d+) KiB per', read('patches/' + name), re.M)
-    g = re.findall(r'(\d+) KiB per CPU', read('Documentation/user-guide.md'))
+    g = re.findall(r'(\d+) KiB per (?:online )?CPU', read('Documentation/user-guide.md'))
     result(bool(g and s) and set(g) == {s[-1]},
            'user-guide.md: memory per CPU %s KiB, the spec says %s KiB'
            % ('/'.join(g), s[-1] if s else None))

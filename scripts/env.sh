@@ -147,9 +147,9 @@ build_results() {
 # to fd 3 (build_results, header_results).
 build_touched() {
 	local label=$1 f log=$OBJ/$1-build-make.log
-	local -a touched objs=() headers
-	mapfile -t touched < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.c')
-	for f in "${touched[@]}"; do
+	local -a srcs objs=() headers
+	mapfile -t srcs < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.c')
+	for f in "${srcs[@]}"; do
 		objs+=("${f%.c}.o")
 	done
 	(cd "$OBJ" && rm -f "${objs[@]}")
