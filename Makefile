@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build lint series bench kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build lint series bench kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -18,6 +18,7 @@ help:
 	@echo "                     and the series compiled for i386 (build/series-check/obj-i386)"
 	@echo "make rt-build        the series' files and hooks compile on PREEMPT_RT (build/linux/obj-rt)"
 	@echo "make distro-build    the series' files compile with Debian's 6.12 config (build/series-check/obj-distro)"
+	@echo "make arm64-build     the series' files cross-compile for arm64 (build/series-check/obj-arm64)"
 	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
 	@echo "                     (CAPTURE=DIR: first take a new demo capture, build/guest-demo/share)"
@@ -66,6 +67,9 @@ rt-build:
 
 distro-build:
 	$(S)/distro-build-check.sh
+
+arm64-build:
+	$(S)/arm64-build-check.sh
 
 bench:
 	$(S)/bench.sh

@@ -125,6 +125,7 @@ if [ "${SP_HOST_TESTS:-1}" != 0 ]; then
 	tap_step i386-build "$REPO/scripts/i386-build-check.sh"
 	tap_step rt-build "$REPO/scripts/rt-build-check.sh"
 	tap_step distro-build "$REPO/scripts/distro-build-check.sh"
+	tap_step arm64-build "$REPO/scripts/arm64-build-check.sh"
 	tap_step bisect "$REPO/scripts/bisect-check.sh"
 	# The cache itself: patch N-1 changed, exactly prefixes N-1 and N rebuild.
 	tap_step cache-test "$REPO/scripts/test-result-cache.sh"

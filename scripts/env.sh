@@ -141,19 +141,28 @@ build_results() {
 	done
 }
 
-# build_touched LABEL: build in $OBJ, from $SERIES_WT, the object of every
-# .c file the series touches (-k: all of them, into $OBJ/LABEL-build-make.log),
-# then a TAP result per object and one for the headers the series touches,
-# to fd 3 (build_results, header_results).
+# build_touched LABEL [FILE.c=REASON...]: build in $OBJ, from $SERIES_WT,
+# the object of every .c file the series touches (-k: all of them, into
+# $OBJ/LABEL-build-make.log), then a TAP result per object and one for the
+# headers the series touches, to fd 3 (build_results, header_results). A
+# FILE.c given with a REASON is one the configuration does not build: a
+# TAP comment that says why, not a result (a skip would fail the step).
 build_touched() {
-	local label=$1 f log=$OBJ/$1-build-make.log
+	local label=$1 f log=$OBJ/$1-build-make.log skip
 	local -a srcs objs=() headers
+	shift
 	mapfile -t srcs < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.c')
 	for f in "${srcs[@]}"; do
+		skip=$(printf '%s\n' "$@" | sed -n "s|^$f=||p")
+		if [ -n "$skip" ]; then
+			echo "# $label: $f is not built: $skip" >&3
+			continue
+		fi
 		objs+=("${f%.c}.o")
 	done
 	(cd "$OBJ" && rm -f "${objs[@]}")
-	TREE=$SERIES_WT OBJ=$OBJ kmake -k "${objs[@]}" >"$log" 2>&1 || true
+	# TOUCHED_MAKE: a make of the caller's (a cross compiler), else kmake.
+	TREE=$SERIES_WT OBJ=$OBJ "${TOUCHED_MAKE:-kmake}" -k "${objs[@]}" >"$log" 2>&1 || true
 	build_results "$label" "$OBJ" "$log" "${objs[@]}"
 	mapfile -t headers < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.h')
 	header_results "$label" "$log" "${headers[@]}"

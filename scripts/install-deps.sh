@@ -3,7 +3,7 @@
 # say which and how much (apt's list, download and installed sizes) before
 # installing. Groups: build (the kernel), guest (QEMU, busybox), lint,
 # host-tests (tools/*/debian-packages), distro (Debian's kernel
-# configurations), bench (bpftrace, pahole); demo is build and guest, check
+# configurations, the arm64 cross compiler), bench (bpftrace, pahole); demo is build and guest, check
 # is build, guest, lint, host-tests and distro; no group: all of them. Needs root (or sudo) only when there is something to do.
 #
 # The install starts and enables no service: a temporary policy-rc.d that
@@ -44,7 +44,7 @@ group_packages() {
 		[ -n "${KERNEL_SRC:-}" ] || echo linux-source-6.12 ;;
 	guest) printf '%s\n' busybox-static qemu-system-x86 ;;
 	lint) printf '%s\n' sparse codespell shellcheck clang python3-ply python3-git ;;
-	distro) echo linux-config-6.12 ;;
+	distro) printf '%s\n' linux-config-6.12 gcc-aarch64-linux-gnu ;;
 	host-tests) grep -hv '^#' "$REPO"/tools/*/debian-packages ;;
 	bench) printf '%s\n' bpftrace dwarves ;;
 	demo) group_packages build; group_packages guest ;;
