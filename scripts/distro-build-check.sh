@@ -26,10 +26,7 @@ read_config() { case $cfg in *.xz) xz -dc "$cfg" ;; *) cat "$cfg" ;; esac; }
 head=$(git -C "$TREE" rev-parse HEAD)
 key=$({ echo distro-build; git -C "$TREE" rev-parse 'HEAD^{tree}'; toolchain_id; build_env_id
 	read_config; script_id "$0" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
-if result_get "$key" >/dev/null; then
-	result_get "$key" | sed 's/^ok .*/& (cached)/'
-	exit 0
-fi
+! result_replay "$key" || exit 0
 
 series_worktree
 git -C "$SERIES_WT" checkout -q --detach "$head"

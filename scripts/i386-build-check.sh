@@ -20,10 +20,7 @@ frag=$REPO/kernel-config/i386/series.config
 head=$(git -C "$TREE" rev-parse HEAD)
 key=$({ echo i386-build; git -C "$TREE" rev-parse 'HEAD^{tree}'; toolchain_id; build_env_id
 	cat "$frag"; script_id "$0" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
-if result_get "$key" >/dev/null; then
-	result_get "$key" | sed 's/^ok .*/& (cached)/'
-	exit 0
-fi
+! result_replay "$key" || exit 0
 
 series_worktree
 git -C "$SERIES_WT" checkout -q --detach "$head"

@@ -12,6 +12,12 @@ result_key() { sha256sum | cut -c1-40; }
 
 # result_get KEY: print the result stored under KEY; false if none.
 result_get() { cat "$RESULT_CACHE/$1" 2>/dev/null; }
+# result_replay KEY: print a kept TAP pass, each "ok" marked "(cached)";
+# false when KEY has none (then the caller runs its check).
+result_replay() {
+	result_get "$1" >/dev/null || return 1
+	result_get "$1" | sed 's/^ok .*/& (cached)/'
+}
 
 # result_put KEY: store stdin under KEY (atomically).
 result_put() {

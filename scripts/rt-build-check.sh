@@ -22,10 +22,7 @@ OBJ=$TREE/obj-rt
 # an uncommitted fix must not be replayed for a HEAD without it.
 key=$({ echo rt-build; tree_id "$TREE"; toolchain_id; build_env_id
 	cat "$ref" "$frag"; script_id "$0" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
-if result_get "$key" >/dev/null; then
-	result_get "$key" | sed 's/^ok .*/& (cached)/'
-	exit 0
-fi
+! result_replay "$key" || exit 0
 
 mkdir -p "$OBJ"
 cp "$ref" "$OBJ/.config"

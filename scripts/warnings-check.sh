@@ -20,10 +20,7 @@ out=$SERIES_WT/obj
 key=$({ echo warnings; git -C "$TREE" rev-parse 'pristine^{tree}' 'HEAD^{tree}'
 	toolchain_id; build_env_id; cat "$(series_reference_config)"
 	script_id "$0" "$REPO/scripts/new-warnings.sh" "$REPO/scripts/env.sh" "$REPO/scripts/result-cache.sh"; } | result_key)
-if result_get "$key" >/dev/null; then
-	result_get "$key" | sed 's/^ok .*/& (cached)/'
-	exit 0
-fi
+! result_replay "$key" || exit 0
 
 # warnings COMMIT: build the touched .c files that exist at COMMIT with
 # W=1 and sparse; the log is $out/warnings-COMMIT.log.
