@@ -456,35 +456,6 @@ static inline int sp_read_word(const char *path, char *out, size_t n)
 	return ret;
 }
 
-/* Number of CPUs in a list such as "0-3,5\n" (sysfs cpu list format). */
-static inline int sp_cpu_list_count(const char *path)
-{
-	size_t len = 0;
-	char *b = NULL, *p;
-	int n = 0;
-
-	if (sp_read_file(path, &b, &len))
-		return -1;
-	p = b;
-	while (*p && *p != '\n') {
-		char *end;
-		long a = strtol(p, &end, 10), z = a;
-
-		if (end == p)
-			break;
-		if (*end == '-') {
-			p = end + 1;
-			z = strtol(p, &end, 10);
-		}
-		n += z - a + 1;
-		p = end;
-		if (*p == ',')
-			p++;
-	}
-	free(b);
-	return n;
-}
-
 /* ---------------------------------------------------------------------- */
 /* field checks */
 
