@@ -32,6 +32,7 @@ user_make() {
 	local dir=$1
 	shift
 	if [ "$ARCH" = arm64 ]; then
+		mkdir -p "$OBJ/userspace"
 		rsync -a "$dir/" "$OBJ/userspace/${dir##*/}/"
 		make -s -B -C "$OBJ/userspace/${dir##*/}" CC="${CROSS_COMPILE}gcc" "$@"
 	else
