@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Configure the kernel: tinyconfig plus the fragments named in $FRAGMENTS
-# (default: every kernel-config/*.config but debug*, plus debug.config
-# when VARIANT=debug), then olddefconfig.
+# (default: every kernel-config/*.config but debug*, then with ARCH=arm64
+# every kernel-config/arm64/*.config (what the virt machine needs, and the
+# x86-only lines of the others turned off), plus debug.config when
+# VARIANT=debug), then olddefconfig.
 # Fails listing every fragment line that did not take effect (a later
 # fragment's line for the same symbol replaces an earlier one's).
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	echo "usage: [FRAGMENTS='a.config b.config'] $0"
+	echo "usage: [ARCH=arm64] [VARIANT=debug] [FRAGMENTS='a.config b.config'] $0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -15,6 +17,11 @@ if [ -z "${FRAGMENTS:-}" ]; then
 	for f in *.config; do
 		[[ $f == debug* ]] || FRAGMENTS+="$f "
 	done
+	if [ "$ARCH" = arm64 ]; then
+		for f in arm64/*.config; do
+			FRAGMENTS+="$f "
+		done
+	fi
 	FRAGMENTS+=${VARIANT:+$VARIANT.config}
 fi
 frags=()

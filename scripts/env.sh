@@ -9,9 +9,27 @@ TREE=${TREE:-$BUILD/linux}
 # VARIANT is empty (the kernel of the demo, the benchmarks and the tests)
 # or "debug" (kernel-config/debug.config on top: KASAN, lockdep, UBSAN...).
 VARIANT=${VARIANT:-}
+# ARCH is empty (the host's x86_64) or arm64: the guest kernel
+# cross-compiled with Debian's gcc-aarch64-linux-gnu for
+# qemu-system-aarch64 -M virt (kernel-config/arm64/), in obj-arm64
+# (obj-arm64-VARIANT); its logs and outputs carry the suffix "-arm64".
+ARCH=${ARCH:-}
+# shellcheck disable=SC2034 # KERNEL_IMAGE is the build's and run-guest.sh's
+if [ "$ARCH" = arm64 ]; then
+	export ARCH
+	CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+	ARCH_SUFFIX=-arm64
+	KERNEL_IMAGE=arch/arm64/boot/Image
+else
+	ARCH_SUFFIX=
+	KERNEL_IMAGE=arch/x86/boot/bzImage
+fi
+# The arm64 guest's userspace from Debian (busybox-static's arm64 .deb,
+# unpacked there by scripts/install-deps.sh arm64).
+ARM64_DEBS=${ARM64_DEBS:-/var/cache/sched-points/arm64-debs}
 # Out-of-tree objects: a direct subdirectory of the tree, so that ccache
 # sees the same relative paths from any checkout (see the notes).
-OBJ=${OBJ:-$TREE/obj${VARIANT:+-$VARIANT}}
+OBJ=${OBJ:-$TREE/obj$ARCH_SUFFIX${VARIANT:+-$VARIANT}}
 # ccache lives outside the checkout so that CI and fresh clones reuse it.
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/sched-points/ccache}
 export CCACHE_BASEDIR=$REPO
@@ -30,7 +48,12 @@ note() { echo "==> $*" >&2; }
 BUILD_LOCK=${BUILD_LOCK:-/var/lock/sched-points-build.lock}
 
 kmake() {
-	flock "$BUILD_LOCK" make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$JOBS" "$@"
+	if [ "$ARCH" = arm64 ]; then
+		flock "$BUILD_LOCK" make -C "$TREE" O="$OBJ" ARCH=arm64 \
+			CROSS_COMPILE="$CROSS_COMPILE" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
+	else
+		flock "$BUILD_LOCK" make -C "$TREE" O="$OBJ" CC="ccache gcc" -j"$JOBS" "$@"
+	fi
 }
 
 # A second work tree of the kernel tree, with its own objects, for the

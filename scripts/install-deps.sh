@@ -3,8 +3,13 @@
 # say which and how much (apt's list, download and installed sizes) before
 # installing. Groups: build (the kernel), guest (QEMU, busybox), lint,
 # host-tests (tools/*/debian-packages), distro (Debian's kernel
-# configurations, the arm64 cross compiler), bench (bpftrace, pahole); demo is build and guest, check
-# is build, guest, lint, host-tests and distro; no group: all of them. Needs root (or sudo) only when there is something to do.
+# configurations, the arm64 cross compiler), bench (bpftrace, pahole), arm64
+# (the arm64 guest: the cross compiler and C library, qemu-system-aarch64,
+# and busybox-static's arm64 .deb, fetched to ARM64_DEBS and unpacked
+# there: the machine's dpkg architectures are left as they are); demo is
+# build and guest, check is build, guest, lint, host-tests and distro; no
+# group: all of them but arm64. Needs root (or sudo) only when there is
+# something to install.
 #
 # The install starts and enables no service: a temporary policy-rc.d that
 # exits 101 keeps the packages' maintainer scripts from starting any, every
@@ -16,8 +21,8 @@
 # /var/cache/sched-points/services-cleaned-up says it was done.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,16s/^# \{0,1\}//p' "$0"
-	echo "usage: $0 [GROUP...]    GROUP: build guest lint host-tests distro bench demo check all"
+	sed -n '2,21s/^# \{0,1\}//p' "$0"
+	echo "usage: $0 [GROUP...]    GROUP: build guest lint host-tests distro bench arm64 demo check all"
 	echo "  (for the tests: SYSTEMD_ROOT, SYSTEMD_RUN, POLICY_RC_D, SP_STATE_DIR and"
 	echo "  APT_HISTORY_DIR move /etc/systemd/system, /run/systemd/system,"
 	echo "  /usr/sbin/policy-rc.d, /var/cache/sched-points and /var/log/apt)"
@@ -47,6 +52,7 @@ group_packages() {
 	distro) printf '%s\n' linux-config-6.12 gcc-aarch64-linux-gnu ;;
 	host-tests) grep -hv '^#' "$REPO"/tools/*/debian-packages ;;
 	bench) printf '%s\n' bpftrace dwarves ;;
+	arm64) printf '%s\n' gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
 	demo) group_packages build; group_packages guest ;;
 	check) for g in build guest lint host-tests distro; do group_packages "$g"; done ;;
 	all) for g in check bench; do group_packages "$g"; done ;;
@@ -55,8 +61,39 @@ group_packages() {
 
 [ $# != 0 ] || set -- all
 for g in "$@"; do
-	[[ $g =~ ^(build|guest|lint|host-tests|distro|bench|demo|check|all)$ ]] ||
-		die "unknown group '$g' (build guest lint host-tests distro bench demo check all)"
+	[[ $g =~ ^(build|guest|lint|host-tests|distro|bench|arm64|demo|check|all)$ ]] ||
+		die "unknown group '$g' (build guest lint host-tests distro bench arm64 demo check all)"
+done
+
+# The arm64 guest's busybox: Debian's busybox-static for arm64, fetched
+# with apt from the configured archive into an apt state of its own under
+# ARM64_DEBS (its lists for amd64 and arm64, about 40 MB, signatures
+# checked as usual, removed afterwards), unpacked with dpkg-deb -x, never
+# installed: no
+# "dpkg --add-architecture", no change to the machine's apt lists. Once;
+# remove ARM64_DEBS to fetch the archive's current version again.
+arm64_busybox() {
+	local d=$ARM64_DEBS deb
+	local -a o
+	[ ! -x "$d/root/bin/busybox" ] || return 0
+	note "arm64: fetching busybox-static:arm64 into $d (apt lists of its own; dpkg's architectures unchanged)"
+	rm -rf "$d"
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/root"
+	o=(-q -o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache"
+	   -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+	   -o APT::Architectures::=arm64 -o APT::Sandbox::User="$(id -un)")
+	apt-get "${o[@]}" update >&2 || die "arm64: apt-get update (lists in $d) failed"
+	(cd "$d" && apt-get "${o[@]}" download busybox-static:arm64 >&2) ||
+		die "arm64: cannot download busybox-static:arm64"
+	deb=$(find "$d" -maxdepth 1 -name 'busybox-static_*_arm64.deb' | head -1)
+	[ -n "$deb" ] || die "arm64: no busybox-static arm64 .deb in $d"
+	dpkg-deb -x "$deb" "$d/root"
+	[ -x "$d/root/bin/busybox" ] || die "arm64: $deb has no bin/busybox"
+	rm -rf "$d/lists" "$d/cache"
+	note "arm64: busybox $(dpkg-deb -f "$deb" Version) for arm64 in $d/root/bin/busybox"
+}
+for g in "$@"; do
+	[ "$g" != arm64 ] || arm64_busybox
 done
 mapfile -t pkgs < <(for g in "$@"; do group_packages "$g"; done | grep -v '^$' | sort -u)
 missing=()

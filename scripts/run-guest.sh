@@ -16,28 +16,32 @@
 # directory), SP_MEM (1024M), SP_APPEND (extra kernel arguments),
 # SP_INJECT (a planted fault that must fail the run: see
 # scripts/guest/init), SP_KERNEL (bzImage), SP_QEMU_ARGS (extra QEMU
-# arguments).
+# arguments). ARCH=arm64 boots the arm64 kernel (obj-arm64, its Image)
+# on qemu-system-aarch64 -M virt (-cpu max, GICv3, TCG), console on
+# ttyAMA0, powered off by PSCI; output in build/guest-MODE-arm64.
 set -euo pipefail
 mode=${1:-}
 case $mode in
 check|demo|bench|shell) ;;
---help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+--help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
 *) echo "usage: $0 check|demo|bench|shell" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/env.sh"
-kernel=${SP_KERNEL:-$OBJ/arch/x86/boot/bzImage}
+kernel=${SP_KERNEL:-$OBJ/$KERNEL_IMAGE}
 initrd=${SP_INITRD:-$OBJ/initramfs.cpio.gz}
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
-out=${SP_OUT:-$BUILD/guest-$mode${VARIANT:+-$VARIANT}}
+out=${SP_OUT:-$BUILD/guest-$mode$ARCH_SUFFIX${VARIANT:+-$VARIANT}}
 rm -rf "$out"
 mkdir -p "$out/share"
 accel=${SP_ACCEL:-tcg,thread=single}
-if [ "${SP_KVM:-0}" = 1 ] && grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
+if [ "$ARCH" != arm64 ] && [ "${SP_KVM:-0}" = 1 ] && grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
 	accel=kvm
 fi
 # loglevel=5: warnings (WARN_ON, lockdep) reach the console, info does not.
-append="console=ttyS0 panic=-1 loglevel=5 sp.mode=$mode"
+console=ttyS0
+[ "$ARCH" != arm64 ] || console=ttyAMA0
+append="console=$console panic=-1 loglevel=5 sp.mode=$mode"
 [ -z "${SP_INJECT:-}" ] || append+=" sp.inject=$SP_INJECT"
 # The debug kernel reports a CPU held for 2 s without a reschedule (a
 # soft lockup, twice watchdog_thresh): the KUnit case
@@ -54,13 +58,25 @@ if [ "${VARIANT:-}" = debug ] && [ -z "${SP_SMP:-}" ]; then
 	smp=64
 	append+=" maxcpus=2"
 fi
-# shellcheck disable=SC2054,SC2206 # commas are QEMU's; SP_QEMU_ARGS is words
-qemu=(qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "${SP_MEM:-1024M}"
+# arm64: the virt machine (device tree, PL011, virtio over PCI, PSCI),
+# GICv3 as servers have it, -cpu max with QEMU's implementation-defined
+# pointer authentication (the architected QARMA algorithm is several times
+# slower under TCG; the kernel signs its return addresses either way). No
+# isa-debug-exit: the guest powers off by PSCI.
+# shellcheck disable=SC2054 # commas are QEMU's
+if [ "$ARCH" = arm64 ]; then
+	machine=(qemu-system-aarch64 -M virt,gic-version=3 -cpu max,pauth-impdef=on)
+else
+	machine=(qemu-system-x86_64)
+fi
+qemu=("${machine[@]}" -accel "$accel" -smp "$smp" -m "${SP_MEM:-1024M}"
       -kernel "$kernel" -initrd "$initrd" -append "$append"
-      -no-reboot -display none -monitor none
-      -device isa-debug-exit,iobase=0xf4,iosize=0x04
-      -virtfs "local,path=$out/share,mount_tag=spout,security_model=none"
-      ${SP_QEMU_ARGS:-})
+      -no-reboot -display none -monitor none)
+# shellcheck disable=SC2054 # commas are QEMU's
+[ "$ARCH" = arm64 ] || qemu+=(-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+# shellcheck disable=SC2206 # SP_QEMU_ARGS is words
+qemu+=(-virtfs "local,path=$out/share,mount_tag=spout,security_model=none"
+       ${SP_QEMU_ARGS:-})
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio
 fi
