@@ -250,11 +250,17 @@ for t in "${times[@]}"; do
 	printf '%-15s %7s %s\n' "$step" "$secs" "${rest:-}"
 done
 printf '%-15s %7s\n' total $((SECONDS - start))
-# CI shows only the end of the output: name what failed here again.
+# CI shows only the end of the output: name what failed here again, each
+# failure with the last lines of its diagnostics (the failed expectation
+# and the test's own log), so a failure seen once in CI can be read there.
 recap=$(for name in "${ran[@]}"; do
 	sed "s/^/  $name: /" "$BUILD/$name.problems" 2>/dev/null
-done | grep -v '^ *[^ ]*:   | ' || true)
-[ -z "$recap" ] || { echo "failures:"; head -n 12 <<<"$recap"; }
+done | awk -v keep=6 '
+	function flush() { for (i = n - keep + 1; i <= n; i++) if (i > 0) print d[i]; n = 0 }
+	/^ *[^ ]*:   \| / { d[++n] = $0; next }
+	{ flush(); print }
+	END { flush() }')
+[ -z "$recap" ] || { echo "failures:"; head -n 40 <<<"$recap"; }
 [ -z "$step_failures" ] || { echo "failed steps:"; echo -n "$step_failures"; }
 echo "judged: ${ran[*]}"
 line=$(printf '%s; ' "${reported[@]}")
