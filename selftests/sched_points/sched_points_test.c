@@ -3282,7 +3282,7 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 		{ SP_PROC, 0600 }, { SP_ENABLE, 0600 }, { SP_ENTRIES, 0600 },
 		{ SP_STATS, 0400 }, { SP_RAW, 0400 },
 		{ SP_MODE, 0600 }, { SP_TIME, 0600 }, { SP_KINDS, 0600 },
-		{ SP_HIST, 0600 },
+		{ SP_HIST, 0600 }, { SP_BLOCKED, 0400 },
 	};
 	struct stat st;
 	size_t i;
@@ -3616,14 +3616,15 @@ TEST_F_TIMEOUT(sp, unprivileged_open_denied, T_SHORT)
 /*
  * In a new pid namespace (as its init): every open of the files that
  * show pids must fail with EPERM. Returns a bit per open that did not,
- * 8 when this task is not the namespace's init.
+ * 16 when this task is not the namespace's init.
  */
 static int other_ns_opens(void)
 {
 	static const struct { const char *path; int flags; } opens[] = {
 		{ SP_PROC, O_RDONLY }, { SP_PROC, O_WRONLY }, { SP_RAW, O_RDONLY },
+		{ SP_BLOCKED, O_RDONLY },
 	};
-	int bad = getpid() == 1 ? 0 : 8;
+	int bad = getpid() == 1 ? 0 : 16;
 	size_t i;
 	int fd;
 
@@ -3670,11 +3671,12 @@ TEST_F_TIMEOUT(sp, other_pid_namespace_denied, T_SHORT)
 		else if (st > 100)
 			TH_LOG("setup step %d failed", st - 100);
 		else
-			TH_LOG("in a new pid namespace:%s%s%s%s",
+			TH_LOG("in a new pid namespace:%s%s%s%s%s",
 			       st & 1 ? " " SP_PROC " opened for reading" : "",
 			       st & 2 ? " " SP_PROC " opened for writing" : "",
 			       st & 4 ? " " SP_RAW " opened" : "",
-			       st & 8 ? " (not its init)" : "");
+			       st & 8 ? " " SP_BLOCKED " opened" : "",
+			       st & 16 ? " (not its init)" : "");
 	}
 }
 
@@ -6451,6 +6453,334 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 		EXPECT_EQ(st.cpu[i].capacity * (64 + SP_HIST_BUCKETS * 4),
 			  st.cpu[i].bytes) TH_LOG("cpu %llu", st.cpu[i].cpu);
 	sp_stats_free(&st);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 21. the tasks blocked now: /proc/sched_points_blocked */
+
+/* How long the vfork child sleeps; the view is read 3 s into it. */
+#define BLOCKED_SLEEP_S		4
+#define BLOCKED_READ_S		3.0
+/* A task blocked 3 s shows at least this much before it returns. */
+#define BLOCKED_MIN_NS		2500000000ULL
+
+/* The function /proc/PID/wchan names (past scheduler functions), or "". */
+static void task_wchan(pid_t pid, char *out, size_t n)
+{
+	char path[64], *b = NULL;
+	size_t len = 0;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	if (sp_read_file(path, &b, &len))
+		return;
+	snprintf(out, n, "%.*s", (int)len, b);
+	free(b);
+}
+
+/* The line of @pid in the blocked view, or NULL. */
+static const struct sp_entry *blocked_find(const struct sp_view *v, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		if (v->e[i].pid == (unsigned int)pid)
+			return &v->e[i];
+	return NULL;
+}
+
+static void log_blocked(struct __test_metadata *_metadata,
+			const struct sp_view *v)
+{
+	size_t i;
+
+	TH_LOG("blocked view: enabled %llu mode %s time %llu, %zu tasks",
+	       v->enabled, v->mode, v->time, v->nr);
+	for (i = 0; i < v->nr && i < 20; i++)
+		TH_LOG("  pid %u %s %c %llu ns %s %s", v->e[i].pid,
+		       sp_kind_name(v->e[i].kind), v->e[i].state,
+		       v->e[i].waiting_ns, v->e[i].symbol, v->e[i].comm);
+}
+
+/* Wait until @pid is in state @st (up to 10 s). */
+static int sp_wait_state(pid_t pid, char st)
+{
+	double end = sp_now() + 10;
+
+	while (sp_now() < end) {
+		if (task_state(pid) == st)
+			return 0;
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}
+
+struct vfork_sleeper {
+	volatile pid_t child;
+};
+
+/*
+ * vfork(): this task waits in D (wait_for_vfork_done(), TASK_KILLABLE)
+ * while its child sleeps in S, in nanosleep(), BLOCKED_SLEEP_S seconds.
+ */
+static int child_vfork_sleeper(void *arg)
+{
+	struct vfork_sleeper *vs = arg;
+	int status;
+	pid_t pid;
+
+	pid = vfork();
+	if (pid < 0)
+		return 10;
+	if (pid == 0) {
+		struct timespec ts = { BLOCKED_SLEEP_S, 0 };
+
+		vs->child = syscall(SYS_getpid);
+		syscall(SYS_nanosleep, &ts, NULL);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return 11;
+	return 0;
+}
+
+/* @e is @pid blocked in @kind and @state at the function wchan names. */
+static void expect_blocked_at_wchan(struct __test_metadata *_metadata,
+				    const struct sp_entry *e, pid_t pid,
+				    int kind, char state, double since)
+{
+	char wchan[SP_NAME_MAX];
+
+	task_wchan(pid, wchan, sizeof(wchan));
+	TH_LOG("pid %d: %s %c %llu ns at %s; wchan %s, %.3f s since it began",
+	       pid, sp_kind_name(e->kind), e->state, e->waiting_ns, e->symbol,
+	       wchan, sp_now() - since);
+	EXPECT_EQ(kind, e->kind);
+	EXPECT_EQ(state, e->state);
+	EXPECT_STREQ(wchan, e->func);
+	EXPECT_LE(BLOCKED_MIN_NS, e->waiting_ns);
+	/* not longer than since it was let go, give or take a tick */
+	EXPECT_GE((unsigned long long)((sp_now() - since) * 1e9) + 20000000ULL,
+		  e->waiting_ns);
+	EXPECT_NE(0ULL, e->address);
+	EXPECT_STREQ("sp_vforker", e->comm);
+}
+
+/*
+ * A task in D and one in S, 3 s into their waits, are in the view with
+ * the call site /proc/PID/wchan names (the effective mode), their kinds
+ * and states, and at least 2.5 s of waiting, before either returns.
+ */
+TEST_F_TIMEOUT(sp, blocked_shows_waits_now, T_SHORT)
+{
+	struct vfork_sleeper *vs;
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_child c;
+	struct sp_view v;
+	double go, left;
+
+	vs = mmap(NULL, sizeof(*vs), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, vs);
+	vs->child = 0;
+	ASSERT_EQ(0, sp_configure("effective", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_vforker", child_vfork_sleeper, vs));
+	go = sp_now();
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_wait_state(c.pid, 'D'));
+	left = go + BLOCKED_READ_S - sp_now();
+	if (left > 0)
+		usleep(left * 1e6);
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	/* the view was read while both still waited */
+	ASSERT_EQ('D', task_state(c.pid))
+		TH_LOG("the wait ended before the read: a guest too slow?");
+	EXPECT_EQ(1ULL, v.enabled);
+	EXPECT_EQ(1ULL, v.time);
+	EXPECT_STREQ("effective", v.mode);
+	e = blocked_find(&v, c.pid);
+	if (!e)
+		log_blocked(_metadata, &v);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ((unsigned int)c.pid, e->tgid);
+	expect_blocked_at_wchan(_metadata, e, c.pid, SP_KIND_DISK_SLEEP, 'D',
+				go);
+	ASSERT_NE(0, vs->child);
+	e = blocked_find(&v, vs->child);
+	if (!e)
+		log_blocked(_metadata, &v);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ((unsigned int)vs->child, e->tgid);
+	expect_blocked_at_wchan(_metadata, e, vs->child, SP_KIND_SLEEP, 'S',
+				go);
+	sp_view_free(&v);
+	EXPECT_EQ(0, sp_child_wait(c.pid));
+	munmap(vs, sizeof(*vs));
+}
+
+/* Sleep 1 s in nanosleep(), then wait in a read of an empty pipe. */
+static int child_nap_then_read(void *arg)
+{
+	struct timespec ts = { 1, 0 };
+	int *fds = arg;
+	char b;
+
+	nanosleep(&ts, NULL);
+	return read(fds[0], &b, 1) == 1 ? 0 : 10;
+}
+
+/*
+ * A call leaves the view when it returns: a task that napped, then
+ * waits in a pipe read, is shown at the read, with the read's time only;
+ * and a task that has gone is not shown at all.
+ */
+TEST_F_TIMEOUT(sp, blocked_follows_the_current_wait, T_SHORT)
+{
+	char err[SP_ERR_MAX], wchan[SP_NAME_MAX];
+	const struct sp_entry *e;
+	struct sp_child c;
+	struct sp_view v;
+	double read_at;
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, sp_configure("effective", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_napreader", child_nap_then_read,
+				    fds));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
+	/* the nap is shown at its own site */
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	e = blocked_find(&v, c.pid);
+	ASSERT_NE(NULL, e) log_blocked(_metadata, &v);
+	task_wchan(c.pid, wchan, sizeof(wchan));
+	EXPECT_STREQ(wchan, e->func);
+	EXPECT_EQ(SP_KIND_SLEEP, e->kind);
+	sp_view_free(&v);
+	/* then the read: no longer the nap, nor its time */
+	do {
+		usleep(10000);
+	} while (task_syscall(c.pid) != SYS_read && task_state(c.pid));
+	ASSERT_EQ(0, sp_wait_blocked(c.pid));
+	read_at = sp_now();
+	usleep(200000);
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	e = blocked_find(&v, c.pid);
+	ASSERT_NE(NULL, e) log_blocked(_metadata, &v);
+	task_wchan(c.pid, wchan, sizeof(wchan));
+	TH_LOG("after the nap: %s %c %llu ns at %s (wchan %s)",
+	       sp_kind_name(e->kind), e->state, e->waiting_ns, e->symbol, wchan);
+	EXPECT_STREQ(wchan, e->func);
+	EXPECT_STRNE("hrtimer_nanosleep", e->func);
+	EXPECT_GE((unsigned long long)((sp_now() - read_at) * 1e9) + 30000000ULL,
+		  e->waiting_ns);
+	sp_view_free(&v);
+	/* gone: not in the view */
+	ASSERT_EQ(1, write(fds[1], "x", 1));
+	EXPECT_EQ(0, sp_child_wait(c.pid));
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(NULL, blocked_find(&v, c.pid));
+	sp_view_free(&v);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* Sleep in nanosleep() for 2 s. */
+static int child_sleep_2s(void *arg)
+{
+	struct timespec ts = { 2, 0 };
+
+	return nanosleep(&ts, NULL) ? 10 : 0;
+}
+
+/*
+ * Only calls timed since accounting was last turned on are shown: none
+ * with the time switch off, none while accounting is off, a wait that
+ * began before an enable not after it; a reset does not hide a task that
+ * still waits.
+ */
+TEST_F_TIMEOUT(sp, blocked_only_timed_calls, T_SHORT)
+{
+	char err[SP_ERR_MAX];
+	struct sp_child c;
+	struct sp_view v;
+
+	/* read-only: a write fails, whatever it says */
+	EXPECT_EQ(-EIO, sp_write(SP_BLOCKED, "0"));
+	/* time off: no task, though one sleeps */
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_sleeper2", child_sleep_2s, NULL));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.enabled);
+	EXPECT_EQ(0ULL, v.time);
+	EXPECT_EQ(0ULL, v.entries);
+	sp_view_free(&v);
+	/* time on now: the sleep began before, not shown */
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.time);
+	EXPECT_EQ(NULL, blocked_find(&v, c.pid)) log_blocked(_metadata, &v);
+	sp_view_free(&v);
+	EXPECT_EQ(0, sp_child_wait(c.pid));
+
+	/* a sleep timed from its start: shown, also after a reset */
+	ASSERT_EQ(0, sp_child_start(&c, "sp_sleeper2", child_sleep_2s, NULL));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	EXPECT_NE(NULL, blocked_find(&v, c.pid)) log_blocked(_metadata, &v);
+	sp_view_free(&v);
+	/* accounting off: nothing; on again: the sleep predates it */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, v.enabled);
+	EXPECT_EQ(0ULL, v.entries);
+	sp_view_free(&v);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(NULL, blocked_find(&v, c.pid)) log_blocked(_metadata, &v);
+	sp_view_free(&v);
+	EXPECT_EQ(0, sp_child_wait(c.pid));
+}
+
+/*
+ * Addresses in the view as in /proc/sched_points: zeros under
+ * kptr_restrict 2, the symbol's own (kallsyms) for root under 0.
+ */
+TEST_F_TIMEOUT(sp, blocked_kptr_restrict, T_SHORT)
+{
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_child c;
+	struct sp_view v;
+
+	ASSERT_EQ(0, save_kptr(_metadata, &self->saved_kptr));
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_sleeper2", child_sleep_2s, NULL));
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
+
+	ASSERT_EQ(0, sp_write(KPTR_RESTRICT, "2"));
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	e = blocked_find(&v, c.pid);
+	ASSERT_NE(NULL, e) log_blocked(_metadata, &v);
+	EXPECT_EQ(0ULL, e->address);
+	EXPECT_NE(0U, strlen(e->func));
+	sp_view_free(&v);
+
+	ASSERT_EQ(0, sp_write(KPTR_RESTRICT, "0"));
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	e = blocked_find(&v, c.pid);
+	ASSERT_NE(NULL, e) log_blocked(_metadata, &v);
+	EXPECT_TRUE(kallsyms_has(e->func, e->address - e->off))
+		TH_LOG("%016llx is not %s", e->address, e->symbol);
+	sp_view_free(&v);
+	EXPECT_EQ(0, sp_child_wait(c.pid));
 }
 
 TEST_HARNESS_MAIN

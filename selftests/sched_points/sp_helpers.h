@@ -42,6 +42,7 @@
 #define SP_TIME		SP_DIR "/time"
 #define SP_KINDS	SP_DIR "/kinds"
 #define SP_HIST		SP_DIR "/hist"
+#define SP_BLOCKED	"/proc/sched_points_blocked"
 
 /* The major version of the format, the only one read. */
 #define SP_VERSION_MAJOR	2	/* the newest read; 1 too */
@@ -98,6 +99,8 @@ struct sp_entry {
 	char module[SP_MOD_MAX];	/* "" when not in a module */
 	char comm_raw[SP_COMM_MAX * 4 + 1];	/* as printed (escaped) */
 	char comm[SP_COMM_MAX + 1];	/* decoded */
+	char state;			/* blocked view only: R, S, D, ... */
+	unsigned long long waiting_ns;	/* blocked view only */
 };
 
 /* /proc/sched_points or debugfs raw, parsed. */
@@ -226,7 +229,8 @@ static inline bool sp_parse_udec(const char *s, size_t n,
 		if (s[i] < '0' || s[i] > '9')
 			return false;
 		d = s[i] - '0';
-		if (v > (max - d) / 10)
+		/* v * 10 + d > max, without overflow (d > max: max < 9) */
+		if (d > max || v > (max - d) / 10)
 			return false;
 		v = v * 10 + d;
 	}
@@ -824,6 +828,37 @@ static inline struct sp_entry *sp_view_add(struct sp_view *v, size_t *cap)
 	return &v->e[v->nr++];
 }
 
+/*
+ * The next data line (at *@s, *@n bytes), split into @nf TAB separated
+ * fields, and a zeroed entry of @v for it: 1, 0 at the end, -1 with @why
+ * set.
+ */
+static inline int sp_next_entry(struct sp_lines *l, const char **s, size_t *n,
+				struct sp_view *v, size_t *cap, int nf,
+				const char **f, size_t *fl, struct sp_entry **e,
+				const char **why)
+{
+	bool bad;
+
+	if (!sp_next_line(l, s, n, &bad))
+		return 0;
+	if (bad) {
+		*why = "no newline at the end";
+		return -1;
+	}
+	if (!sp_split(*s, *n, nf, f, fl)) {
+		*why = "not as many TAB separated fields as the header";
+		return -1;
+	}
+	*e = sp_view_add(v, cap);
+	if (!*e) {
+		*why = "out of memory";
+		return -1;
+	}
+	memset(*e, 0, sizeof(**e));
+	return 1;
+}
+
 #define SP_FAIL(fmt, ...) do {						\
 		char __shown[200];					\
 		sp_show_line(__shown, sizeof(__shown), s, n);		\
@@ -1186,9 +1221,148 @@ fail:
 	return -1;
 }
 
+/* The column header of /proc/sched_points_blocked. */
+#define SP_BLOCKED_HDR	"pid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm"
+#define SP_BLOCKED_FIELDS	8
+
+/*
+ * The version line and the summary of /proc/sched_points_blocked, exactly:
+ * "sched_points_blocked version 1", enabled, mode, time, entries, the
+ * column header. Fills @v's summary; false with @why set otherwise.
+ */
+static inline bool sp_parse_blocked_head(struct sp_lines *l, struct sp_view *v,
+					 const char **why)
+{
+	static const char * const names[] = { "enabled", "mode", "time", "entries" };
+	const char *s;
+	size_t n, i;
+	bool bad;
+
+	if (!sp_next_line(l, &s, &n, &bad) || bad ||
+	    !sp_is_header(s, n, "sched_points_blocked version 1")) {
+		*why = "not \"sched_points_blocked version 1\"";
+		return false;
+	}
+	v->major = 1;
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		unsigned long long num = 0;
+		size_t nl = strlen(names[i]);
+
+		if (!sp_next_line(l, &s, &n, &bad) || bad || n <= nl + 1 ||
+		    memcmp(s, names[i], nl) || s[nl] != ' ') {
+			*why = "summary is not enabled, mode, time, entries";
+			return false;
+		}
+		s += nl + 1;
+		n -= nl + 1;
+		if (i == 1) {
+			if (n >= SP_WORD_MAX || !sp_is_word(s, n)) {
+				*why = "mode is not a word";
+				return false;
+			}
+			memcpy(v->mode, s, n);
+			v->mode[n] = '\0';
+			continue;
+		}
+		if (!sp_parse_udec(s, n, i == 3 ? ~0ULL : 1, &num)) {
+			*why = "bad summary value";
+			return false;
+		}
+		*(i == 0 ? &v->enabled : i == 2 ? &v->time : &v->entries) = num;
+	}
+	if (!sp_next_line(l, &s, &n, &bad) || bad ||
+	    !sp_is_header(s, n, SP_BLOCKED_HDR)) {
+		*why = "bad column header";
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Parse /proc/sched_points_blocked into @v: the summary, and one entry
+ * per task with pid, tgid, kind, state, waiting_ns, address, symbol and
+ * comm. Lines are sorted by waiting_ns (descending), then pid. Only calls
+ * of schedule() are pending: a wait or a yield.
+ */
+static inline int sp_parse_blocked(const char *buf, size_t len,
+				   struct sp_view *v, char *err,
+				   const char *what)
+{
+	struct sp_lines l = { .buf = buf, .len = len };
+	const char *s = "", *why = "";
+	size_t n = 0, cap = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (memchr(buf, '\0', len)) {
+		sp_err(err, "%s: NUL byte in the text", what);
+		return -1;
+	}
+	if (!sp_parse_blocked_head(&l, v, &why))
+		SP_FAIL("%s", why);
+	for (;;) {
+		const char *f[SP_BLOCKED_FIELDS];
+		size_t fl[SP_BLOCKED_FIELDS];
+		unsigned long long num;
+		struct sp_entry *e;
+		int got;
+
+		got = sp_next_entry(&l, &s, &n, v, &cap, SP_BLOCKED_FIELDS, f,
+				    fl, &e, &why);
+		if (got < 0)
+			SP_FAIL("%s", why);
+		if (!got)
+			break;
+		if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &num) || !num)
+			SP_FAIL("bad pid");
+		e->pid = num;
+		if (!sp_parse_udec(f[1], fl[1], 0xffffffffULL, &num) || !num)
+			SP_FAIL("bad tgid");
+		e->tgid = num;
+		e->kind = sp_parse_kind(f[2], fl[2]);
+		if (e->kind < 0 || e->kind > SP_KIND_YIELD)
+			SP_FAIL("kind is not a wait or yield");
+		if (fl[3] != 1 || !strchr("RSDTtXZPI", f[3][0]))
+			SP_FAIL("state is not one of RSDTtXZPI");
+		e->state = f[3][0];
+		if (!sp_parse_udec(f[4], fl[4], ~0ULL, &e->waiting_ns))
+			SP_FAIL("bad waiting_ns");
+		if (fl[5] != 16 || !sp_parse_lhex(f[5], 16, &e->address))
+			SP_FAIL("address is not 16 lowercase hex digits");
+		if (!sp_parse_symbol(f[6], fl[6], e, &why) ||
+		    !sp_parse_comm(f[7], fl[7], e, &why))
+			SP_FAIL("%s", why);
+		if (v->nr > 1) {
+			const struct sp_entry *p = &v->e[v->nr - 2];
+
+			if (p->waiting_ns < e->waiting_ns ||
+			    (p->waiting_ns == e->waiting_ns && p->pid >= e->pid))
+				SP_FAIL("not sorted by waiting_ns desc, then pid");
+		}
+	}
+	if (v->nr != v->entries) {
+		sp_err(err, "%s: summary says entries %llu, %zu data lines",
+		       what, v->entries, v->nr);
+		goto fail;
+	}
+	if (v->nr && (!v->enabled || !v->time)) {
+		sp_err(err, "%s: tasks listed with enabled %llu time %llu",
+		       what, v->enabled, v->time);
+		goto fail;
+	}
+	return 0;
+fail:
+	sp_view_free(v);
+	return -1;
+}
+
 #undef SP_FAIL
 
-static inline int sp_read_view(const char *path, struct sp_view *v, char *err)
+typedef int (*sp_view_parser)(const char *buf, size_t len, struct sp_view *v,
+			      char *err, const char *what);
+
+/* Read @path and parse it with @parse into @v: 0, or -1 with @err set. */
+static inline int sp_read_parsed(const char *path, sp_view_parser parse,
+				 struct sp_view *v, char *err)
 {
 	size_t len = 0;
 	char *b = NULL;
@@ -1199,25 +1373,24 @@ static inline int sp_read_view(const char *path, struct sp_view *v, char *err)
 		sp_err(err, "%s: read: %s", path, strerror(-ret));
 		return -1;
 	}
-	ret = sp_parse_view(b, len, v, err, path);
+	ret = parse(b, len, v, err, path);
 	free(b);
 	return ret;
 }
 
+static inline int sp_read_view(const char *path, struct sp_view *v, char *err)
+{
+	return sp_read_parsed(path, sp_parse_view, v, err);
+}
+
 static inline int sp_read_raw(struct sp_view *v, char *err)
 {
-	size_t len = 0;
-	char *b = NULL;
-	int ret;
+	return sp_read_parsed(SP_RAW, sp_parse_raw, v, err);
+}
 
-	ret = sp_read_file(SP_RAW, &b, &len);
-	if (ret) {
-		sp_err(err, "%s: read: %s", SP_RAW, strerror(-ret));
-		return -1;
-	}
-	ret = sp_parse_raw(b, len, v, err, SP_RAW);
-	free(b);
-	return ret;
+static inline int sp_read_blocked(struct sp_view *v, char *err)
+{
+	return sp_read_parsed(SP_BLOCKED, sp_parse_blocked, v, err);
 }
 
 static inline int sp_read_stats(struct sp_stats *st, char *err)

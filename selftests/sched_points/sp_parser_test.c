@@ -783,4 +783,71 @@ TEST(read_view_file)
 	}
 }
 
+/* The example of /proc/sched_points_blocked in the spec, and bad variants. */
+#define B_HEAD(time, entries)						\
+	"sched_points_blocked version 1\nenabled 1\nmode effective\n"	\
+	"time " #time "\nentries " #entries "\n"			\
+	"pid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm\n"
+#define B_LINE1 "73\t73\tdisk_sleep\tD\t2996535749\tffffffff8105e9f5\t"	\
+	"kernel_clone+0x1a5/0x380\tsp_vforker\n"
+#define B_LINE2 "74\t74\tsleep\tS\t2996212871\tffffffff8113d72e\t"	\
+	"hrtimer_nanosleep+0x8e/0x140\tsp_vforker\n"
+#define B_LINE3 "16\t16\tidle\tI\t17087216\tffffffff810e1d3c\t"		\
+	"rcu_gp_kthread+0xfc/0x170\trcu_preempt\n"
+
+TEST(blocked_view)
+{
+	static const char good[] = B_HEAD(1, 3) B_LINE1 B_LINE2 B_LINE3;
+	static const char * const bad[] = {
+		/* another version, or the other file's */
+		"sched_points_blocked version 2\nenabled 1\nmode caller\n"
+			"time 1\nentries 0\n"
+			"pid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm\n",
+		"sched_points version 2\n",
+		/* summary out of order, missing, or not 0/1 */
+		"sched_points_blocked version 1\nmode caller\nenabled 1\n"
+			"time 1\nentries 0\n"
+			"pid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm\n",
+		"sched_points_blocked version 1\nenabled 1\nmode caller\n"
+			"entries 0\n"
+			"pid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm\n",
+		B_HEAD(2, 0),
+		/* entries disagree, lines without time */
+		B_HEAD(1, 2) B_LINE1,
+		B_HEAD(0, 1) B_LINE1,
+		/* unsorted: waiting_ns ascending */
+		B_HEAD(1, 2) B_LINE3 B_LINE1,
+		/* a kind never pending, a bad state, a state of two letters */
+		B_HEAD(1, 1) "73\t73\tpreempt\tR\t5\tffffffff8105e9f5\tf+0x1/0x2\tx\n",
+		B_HEAD(1, 1) "73\t73\tsleep\tQ\t5\tffffffff8105e9f5\tf+0x1/0x2\tx\n",
+		B_HEAD(1, 1) "73\t73\tsleep\tSS\t5\tffffffff8105e9f5\tf+0x1/0x2\tx\n",
+		/* pid 0, a short address, an unescaped space, no newline */
+		B_HEAD(1, 1) "0\t0\tsleep\tS\t5\tffffffff8105e9f5\tf+0x1/0x2\tx\n",
+		B_HEAD(1, 1) "73\t73\tsleep\tS\t5\tffff8105e9f5\tf+0x1/0x2\tx\n",
+		B_HEAD(1, 1) "73\t73\tsleep\tS\t5\tffffffff8105e9f5\tf+0x1/0x2\ta b\n",
+		B_HEAD(1, 1) "73\t73\tsleep\tS\t5\tffffffff8105e9f5\tf+0x1/0x2\tx",
+	};
+	char err[SP_ERR_MAX] = "";
+	struct sp_view v;
+	size_t i;
+
+	ASSERT_EQ(0, sp_parse_blocked(good, strlen(good), &v, err, "blocked"))
+		TH_LOG("%s", err);
+	ASSERT_EQ(3U, v.nr);
+	EXPECT_STREQ("effective", v.mode);
+	EXPECT_EQ(SP_KIND_DISK_SLEEP, v.e[0].kind);
+	EXPECT_EQ('D', v.e[0].state);
+	EXPECT_EQ(2996535749ULL, v.e[0].waiting_ns);
+	EXPECT_STREQ("kernel_clone", v.e[0].func);
+	EXPECT_STREQ("sp_vforker", v.e[1].comm);
+	EXPECT_EQ('I', v.e[2].state);
+	sp_view_free(&v);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, sp_parse_blocked(bad[i], strlen(bad[i]), &v, err,
+					       "blocked"))
+			TH_LOG("bad[%zu] accepted", i);
+	}
+}
+
 TEST_HARNESS_MAIN
