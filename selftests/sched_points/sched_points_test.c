@@ -4675,7 +4675,7 @@ struct stress {
 	int failed;
 	unsigned long long orig_entries;
 	unsigned long hit_loops, spawns;
-	unsigned long proc_reads, raw_reads, stats_reads, lines;
+	unsigned long proc_reads, raw_reads, stats_reads, blocked_reads, lines;
 	unsigned long resets, toggles, resizes;
 	pthread_mutex_t lock;
 	/* the hitters and the test thread meet here after the chaos */
@@ -4776,6 +4776,14 @@ static void *stress_reader(void *p)
 		}
 		sp_stats_free(&st);
 		stress_add(&s->stats_reads, 1);
+
+		/* the blocked tasks' pending calls, read from other CPUs */
+		if (sp_read_blocked(&v, err)) {
+			stress_fail(s, err);
+			break;
+		}
+		sp_view_free(&v);
+		stress_add(&s->blocked_reads, 1);
 	}
 	return NULL;
 }
@@ -4954,8 +4962,9 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 
 	TH_LOG("%d hitters: %lu loops, %lu threads spawned", nhit,
 	       s.hit_loops, s.spawns);
-	TH_LOG("reads: %lu proc, %lu raw, %lu stats, %lu lines parsed",
-	       s.proc_reads, s.raw_reads, s.stats_reads, s.lines);
+	TH_LOG("reads: %lu proc, %lu raw, %lu stats, %lu blocked, %lu lines parsed",
+	       s.proc_reads, s.raw_reads, s.stats_reads, s.blocked_reads,
+	       s.lines);
 	TH_LOG("controller: %lu resets, %lu toggles (with mode/time/kinds), %lu resizes",
 	       s.resets, s.toggles, s.resizes);
 	EXPECT_EQ(0, s.failed) TH_LOG("%s", s.err);
@@ -4963,6 +4972,7 @@ TEST_F_TIMEOUT(sp, stress, T_LONG)
 	EXPECT_NE(0UL, s.proc_reads);
 	EXPECT_NE(0UL, s.raw_reads);
 	EXPECT_NE(0UL, s.stats_reads);
+	EXPECT_NE(0UL, s.blocked_reads);
 	EXPECT_NE(0UL, s.resets);
 	EXPECT_NE(0UL, s.toggles);
 	EXPECT_NE(0UL, s.resizes);
