@@ -214,3 +214,31 @@ void sp_csv_buckets(struct sp_out *out, const struct sp_result *r)
 	}
 	free(buf);
 }
+
+/*
+ * blocked: a row per task shown, its site's figures repeated on each of
+ * its rows: site,tasks,longest_ns,pid,tgid,comm,kind,state,waiting_ns.
+ */
+void sp_csv_blocked(struct sp_out *out, const struct sp_blocked *b)
+{
+	FILE *fp = out->fp;
+	uint32_t i, k;
+
+	fputs("site,tasks,longest_ns,pid,tgid,comm,kind,state,waiting_ns\n", fp);
+	for (i = 0; i < b->nsites; i++) {
+		const struct sp_bsite *s = &b->sites[i];
+
+		for (k = s->first; k < s->first + s->ntasks; k++) {
+			const struct sp_btask *t = &b->tasks[b->order[k]];
+
+			csv_field(fp, sp_pool_str(&b->syms, s->sym),
+				  sp_pool_len(&b->syms, s->sym));
+			fprintf(fp, ",%u,%llu,%u,%u,", s->ntasks,
+				(unsigned long long)s->longest_ns, t->pid, t->tgid);
+			csv_field(fp, sp_pool_str(&b->comms, t->comm),
+				  sp_pool_len(&b->comms, t->comm));
+			fprintf(fp, ",%s,%c,%llu\n", sp_kind_name(t->kind), t->state,
+				(unsigned long long)t->waiting_ns);
+		}
+	}
+}

@@ -262,3 +262,64 @@ void sp_json_reset(struct sp_out *out, const struct sp_store *st,
 	jsonw_end_object(jw);
 	jsonw_destroy(&jw);
 }
+
+/*
+ * blocked: the summary, the filter, then "sites", longest first, each with
+ * its tasks ("blocked"), longest first.  Keys as the CSV columns.
+ */
+void sp_json_blocked(struct sp_out *out, const struct sp_blocked *b)
+{
+	struct json_writer *jw = jsonw_new(out->fp, out->o->pretty);
+	char state[2] = { 0 };
+	uint32_t i, k;
+
+	jsonw_start_object(jw);
+	jsonw_name(jw, "source");
+	json_text(jw, b->name, strlen(b->name));
+	jsonw_string_field(jw, "version", "1");
+	jsonw_name(jw, "summary");
+	jsonw_start_object(jw);
+	json_summary_value(jw, "enabled", b->enabled);
+	jsonw_string_field(jw, "mode", sp_mode_name(b->mode));
+	json_summary_value(jw, "time", b->time);
+	json_summary_value(jw, "entries", b->entries);
+	jsonw_end_object(jw);
+	jsonw_string_field(jw, "view", "blocked");
+	jsonw_uint_field(jw, "min_ns", b->min_ns);
+	jsonw_uint_field(jw, "tasks", b->nshown);
+	jsonw_uint_field(jw, "sites_total", b->nsites);
+	jsonw_uint_field(jw, "longest_ns", b->longest_ns);
+	jsonw_name(jw, "sites");
+	jsonw_start_array(jw);
+	for (i = 0; i < b->nsites; i++) {
+		const struct sp_bsite *s = &b->sites[i];
+
+		jsonw_start_object(jw);
+		jsonw_name(jw, "site");
+		json_text(jw, sp_pool_str(&b->syms, s->sym), sp_pool_len(&b->syms, s->sym));
+		jsonw_uint_field(jw, "tasks", s->ntasks);
+		jsonw_uint_field(jw, "longest_ns", s->longest_ns);
+		jsonw_name(jw, "blocked");
+		jsonw_start_array(jw);
+		for (k = s->first; k < s->first + s->ntasks; k++) {
+			const struct sp_btask *t = &b->tasks[b->order[k]];
+
+			jsonw_start_object(jw);
+			jsonw_uint_field(jw, "pid", t->pid);
+			jsonw_uint_field(jw, "tgid", t->tgid);
+			jsonw_name(jw, "comm");
+			json_text(jw, sp_pool_str(&b->comms, t->comm),
+				  sp_pool_len(&b->comms, t->comm));
+			jsonw_string_field(jw, "kind", sp_kind_name(t->kind));
+			state[0] = t->state;
+			jsonw_string_field(jw, "state", state);
+			jsonw_uint_field(jw, "waiting_ns", t->waiting_ns);
+			jsonw_end_object(jw);
+		}
+		jsonw_end_array(jw);
+		jsonw_end_object(jw);
+	}
+	jsonw_end_array(jw);
+	jsonw_end_object(jw);
+	jsonw_destroy(&jw);
+}

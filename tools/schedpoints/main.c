@@ -37,16 +37,21 @@ static const char usage_text[] =
 "  hist [X]           the log2 histogram of off-CPU time of call site X (as\n"
 "                     site X selects it), or of the hottest point, with its\n"
 "                     percentiles (input with 'hist 1')\n"
+"  blocked            the tasks blocked now (/proc/sched_points_blocked), by\n"
+"                     call site, longest wait first (see --min)\n"
 "  help               this text\n"
 "  top [VIEW [ARG]]   every --interval seconds, deltas and rates of a view\n"
 "  diff A B [VIEW [ARG]]\n"
 "                     deltas from saved snapshot A to saved snapshot B\n"
 "\n"
 "Input and output:\n"
-"  -f, --file FILE      read FILE instead of /proc/sched_points ('-': stdin)\n"
+"  -f, --file FILE      read FILE instead of /proc/sched_points ('-': stdin;\n"
+"                       blocked: instead of /proc/sched_points_blocked)\n"
 "  -F, --format FMT     table (default), csv, json, folded, prometheus, svg\n"
 "  -o, --output FILE    write to FILE (replaced atomically), print its path\n"
 "  -p, --pretty         indent JSON (with --format json)\n"
+"      --min DURATION   blocked: only the tasks that have waited at least\n"
+"                       DURATION (500ms, 2s, 1500us; ns us ms s min h)\n"
 "\n"
 "Views:\n"
 "  -g, --group G        call sites by: site (default), function, module, kind\n"
@@ -90,7 +95,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_PID = 256, OPT_TGID, OPT_COMM, OPT_MODULE, OPT_SYMBOL, OPT_KIND,
-	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS,
+	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS, OPT_MIN,
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -109,6 +114,7 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, 'n' },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "buckets", no_argument, NULL, OPT_BUCKETS },
+	{ "min", required_argument, NULL, OPT_MIN },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tgid", required_argument, NULL, OPT_TGID },
 	{ "comm", required_argument, NULL, OPT_COMM },
@@ -124,6 +130,17 @@ static const struct option long_options[] = {
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+
+/* "--sort" for 's': the long name of an option, as messages say it. */
+static const char *option_name(int c)
+{
+	size_t i;
+
+	for (i = 0; long_options[i].name; i++)
+		if (long_options[i].val == c)
+			return long_options[i].name;
+	return "?";
+}
 
 static int usage_error(const char *fmt, ...)
 {
@@ -355,6 +372,14 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 	case OPT_BUCKETS:
 		o->buckets = true;
 		break;
+	case OPT_MIN: {
+		const char *why;
+
+		if (sp_parse_duration(arg, &o->min_ns, &why))
+			return usage_error("--min: %s, got '%s'", why, arg);
+		o->min_given = true;
+		break;
+	}
 	case OPT_PID:
 		if (!parse_u32_list(arg, &o->f.pids, &o->f.npids))
 			return usage_error("--pid: expected pids separated by commas, got '%s'", arg);
@@ -473,6 +498,8 @@ static int check_opts(const struct sp_opts *o, bool top, bool diff)
 {
 	char why[256];
 
+	if (o->min_given)
+		return usage_error("%s is only for blocked", "--min");
 	if (o->format == SP_FMT_SVG && o->view != SP_VIEW_MATRIX && !o->buckets)
 		return usage_error("--format svg draws the matrix: use '%s' or 'matrix'", "heatmap");
 	if (o->count && !top)
@@ -550,6 +577,26 @@ static int do_diff(struct sp_opts *o, int argc, char **argv)
 	return sp_cmd_diff(o, argv[0], argv[1]);
 }
 
+/*
+ * blocked: its own input and grouping, so only the options of input and
+ * output, and --min, apply.
+ */
+static int do_blocked(struct sp_opts *o, int argc, char **argv)
+{
+	if (argc)
+		return usage_error("blocked takes no argument, got '%s' (--min DURATION filters)",
+				   argv[0]);
+	if (o->not_blocked)
+		return usage_error("blocked takes -f, -F, -o, -p and --min only: --%s does not apply",
+				   o->not_blocked);
+	if (o->format == SP_FMT_FOLDED || o->format == SP_FMT_SVG)
+		return usage_error("blocked writes table, csv, json or prometheus: --format %s does not go with it",
+				   format_names[o->format]);
+	if (o->pretty && o->format != SP_FMT_JSON)
+		return usage_error("--pretty indents JSON: it needs --format json");
+	return sp_cmd_blocked(o);
+}
+
 static int do_help(struct sp_opts *o, int argc, char **argv)
 {
 	if (argc)
@@ -569,6 +616,7 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "top", do_top },
 	{ "diff", do_diff },
+	{ "blocked", do_blocked },
 	{ "help", do_help },
 	{ NULL, do_view },	/* a view, or none: sites */
 };
@@ -617,6 +665,9 @@ int main(int argc, char **argv)
 			free_opts(&o);
 			return SP_EXIT_USAGE;
 		}
+		if (!o.not_blocked && c != 'f' && c != 'F' && c != 'o' &&
+		    c != 'p' && c != OPT_MIN)
+			o.not_blocked = option_name(c);
 		o.noptions++;
 	}
 	rc = cmd_select(&o, argc - optind, argv + optind);

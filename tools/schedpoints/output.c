@@ -9,17 +9,16 @@
 
 #include "schedpoints.h"
 
-int sp_load(const char *path, struct sp_store *st)
+FILE *sp_input_open(const char *path, const char *def, const char **name)
 {
-	const char *name = path ? path : SP_DEFAULT_SOURCE;
-	bool is_stdin = !strcmp(name, "-");
-	struct sp_reader r;
-	struct sp_error err;
 	FILE *fp;
-	int rc;
 
-	sp_store_init(st, is_stdin ? "<stdin>" : name);
-	fp = is_stdin ? stdin : fopen(name, "r");
+	*name = path ? path : def;
+	if (!strcmp(*name, "-")) {
+		*name = "<stdin>";
+		return stdin;
+	}
+	fp = fopen(*name, "r");
 	if (!fp) {
 		int e = errno;
 		const char *hint = "";
@@ -28,16 +27,34 @@ int sp_load(const char *path, struct sp_store *st)
 			hint = " (is the kernel built with the sched_points series?)";
 		else if (!path && e == EACCES)
 			hint = " (the file is readable by root only)";
-		fprintf(stderr, "schedpoints: %s: %s%s\n", name, strerror(e), hint);
-		return -1;
+		fprintf(stderr, "schedpoints: %s: %s%s\n", *name, strerror(e), hint);
 	}
+	return fp;
+}
+
+void sp_input_close(FILE *fp)
+{
+	if (fp != stdin)
+		fclose(fp);
+}
+
+int sp_load(const char *path, struct sp_store *st)
+{
+	struct sp_reader r;
+	struct sp_error err;
+	const char *name;
+	FILE *fp = sp_input_open(path, SP_DEFAULT_SOURCE, &name);
+	int rc;
+
+	sp_store_init(st, name);
+	if (!fp)
+		return -1;
 	sp_reader_init_file(&r, fp, st->name);
 	rc = sp_parse_snapshot(&r, st, false, &err);
 	if (rc < 0)
 		fprintf(stderr, "schedpoints: %s\n", err.msg);
 	sp_reader_free(&r);
-	if (!is_stdin)
-		fclose(fp);
+	sp_input_close(fp);
 	return rc < 0 ? -1 : 0;
 }
 

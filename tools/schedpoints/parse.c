@@ -576,6 +576,55 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 	return 0;	/* unknown names are ignored (future minors) */
 }
 
+/*
+ * Split the current line at its TABs: the first max fields in f[] and
+ * flen[]; returns how many fields the line has (more than max too).
+ */
+static size_t split_fields(const struct sp_reader *r, const char **f,
+			   size_t *flen, size_t max)
+{
+	const char *p = r->line, *end = r->line + r->linelen;
+	size_t nf = 0;
+
+	for (;;) {
+		const char *tab = memchr(p, '\t', (size_t)(end - p));
+		const char *fe = tab ? tab : end;
+
+		if (nf < max) {
+			f[nf] = p;
+			flen[nf] = (size_t)(fe - p);
+		}
+		nf++;
+		if (!tab)
+			return nf;
+		p = tab + 1;
+	}
+}
+
+/*
+ * Decode the comm field f into small (SMALL_COMM bytes) or, when longer, a
+ * buffer allocated in *dec (free it when it is not small): its length, or
+ * -1 with the error said.
+ */
+#define SMALL_COMM	128
+static long comm_field(const struct sp_reader *r, struct sp_error *err,
+		       const char *f, size_t len, char *small, char **dec)
+{
+	const char *why = NULL;
+	long clen;
+
+	*dec = len > SMALL_COMM ? sp_xrealloc(NULL, len, 1) : small;
+	clen = sp_comm_decode(f, len, *dec, &why);
+	if (clen < 0) {
+		char ex[200];
+
+		perr(r, err, "comm: %s, got '%s'", why, excerpt(ex, f, len));
+		if (*dec != small)
+			free(*dec);
+	}
+	return clen;
+}
+
 /* The fields of a data line, in their order. */
 enum { F_PID, F_TGID, F_KIND, F_COUNT, F_TOTAL, F_MAX, F_HIST, F_ADDR, F_SYM,
        F_COMM, F_N };
@@ -651,31 +700,16 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 		      struct sp_error *err)
 {
 	const char *f[F_N];
-	size_t flen[F_N], nf = 0;
+	size_t flen[F_N], nf = split_fields(r, f, flen, F_N);
 	struct sp_hist hist;
 	bool has_hist = false;
-	const char *p = r->line, *end = r->line + r->linelen;
 	uint64_t pid = 0, tgid = 0;
 	struct sp_syminfo si;
 	struct sp_line l = { 0 };
-	char small[128], *dec = small, ex[200];
-	const char *why = NULL;
+	char small[SMALL_COMM], *dec = small, ex[200];
 	long clen;
 	int rc, k;
 
-	for (;;) {
-		const char *tab = memchr(p, '\t', (size_t)(end - p));
-		const char *fe = tab ? tab : end;
-
-		if (nf < F_N) {
-			f[nf] = p;
-			flen[nf] = (size_t)(fe - p);
-		}
-		nf++;
-		if (!tab)
-			break;
-		p = tab + 1;
-	}
 	/* a cut line has too few fields too: say what happened first */
 	if (!r->line_nl)
 		return perr(r, err, TRUNCATED);
@@ -724,16 +758,9 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 			    "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '" SP_SYM_UNLOADED "', got '%s'",
 			    excerpt(ex, l.sym, l.sym_len));
 	l.si = &si;
-	if (flen[F_COMM] > sizeof(small))
-		dec = sp_xrealloc(NULL, flen[F_COMM], 1);
-	clen = sp_comm_decode(f[F_COMM], flen[F_COMM], dec, &why);
-	if (clen < 0) {
-		perr(r, err, "comm: %s, got '%s'", why,
-		     excerpt(ex, f[F_COMM], flen[F_COMM]));
-		if (dec != small)
-			free(dec);
+	clen = comm_field(r, err, f[F_COMM], flen[F_COMM], small, &dec);
+	if (clen < 0)
 		return -1;
-	}
 	l.comm = dec;
 	l.comm_len = (size_t)clen;
 	rc = sp_store_add(st, &l);
@@ -822,4 +849,202 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 		    "expected %s after %lld data lines (summary 'entries')",
 		    multi ? "end of input or the next snapshot" : "end of input",
 		    (long long)st->sum.entries);
+}
+
+/* ---- /proc/sched_points_blocked ------------------------------------------ */
+
+/*
+ * The spec's section "/proc/sched_points_blocked", format version 1: the
+ * version line exactly, then exactly enabled, mode, time, entries in that
+ * order (no other name: the format has no minors), the column header, and
+ * 'entries' lines of eight fields, sorted by waiting_ns descending, then
+ * pid.  No task is listed while accounting or the time switch is off, and
+ * a task (pid) once.
+ */
+#define BLOCKED_HEADER	"pid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm"
+#define BLOCKED_SHOW_HEADER \
+	"pid\\ttgid\\tkind\\tstate\\twaiting_ns\\taddress\\tsymbol\\tcomm"
+/* The letters of /proc/PID/stat (task_state_array[] of fs/proc/array.c). */
+#define BLOCKED_STATES	"RSDTtXZPI"
+
+enum { B_PID, B_TGID, B_KIND, B_STATE, B_WAITING, B_ADDR, B_SYM, B_COMM, B_N };
+
+static int blocked_summary(struct sp_reader *r, struct sp_blocked *b,
+			   struct sp_error *err)
+{
+	static const char *const names[] = { "enabled", "mode", "time", "entries" };
+	int64_t *vals[] = { &b->enabled, &b->mode, &b->time, &b->entries };
+	char ex[200];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t nl = strlen(names[i]), vlen;
+		const char *val;
+		uint64_t v;
+
+		rc = next_line(r, err);
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			return perr(r, err, "unexpected end of input, expected the summary line '%s <value>'",
+				    names[i]);
+		if (!r->line_nl)
+			return perr(r, err, TRUNCATED);
+		if (r->linelen <= nl || memcmp(r->line, names[i], nl) != 0 ||
+		    r->line[nl] != ' ')
+			return perr(r, err, "expected the summary line '%s <value>' (the format's order: enabled, mode, time, entries), got '%s'",
+				    names[i], excerpt(ex, r->line, r->linelen));
+		val = r->line + nl + 1;
+		vlen = r->linelen - nl - 1;
+		if (vals[i] == &b->mode) {
+			if (same(val, vlen, "caller"))
+				b->mode = SP_MODE_CALLER;
+			else if (same(val, vlen, "effective"))
+				b->mode = SP_MODE_EFFECTIVE;
+			else
+				return perr(r, err, "summary 'mode': expected 'caller' or 'effective', got '%s'",
+					    excerpt(ex, val, vlen));
+			continue;
+		}
+		/* parse_uint() takes a max of 9 or more: 0/1 is checked after */
+		rc = parse_uint(val, vlen, INT64_MAX, &v);
+		if (!rc && vals[i] != &b->entries && v > 1)
+			return perr(r, err, "summary '%s': expected 0 or 1, got '%s'",
+				    names[i], excerpt(ex, val, vlen));
+		if (rc)
+			return perr(r, err, "summary '%s': expected an unsigned decimal%s, got '%s'",
+				    names[i], rc == -2 ? " below 2^63" : "",
+				    excerpt(ex, val, vlen));
+		*vals[i] = (int64_t)v;
+	}
+	rc = next_line(r, err);
+	if (rc < 0)
+		return -1;
+	if (!rc)
+		return perr(r, err, "unexpected end of input, expected the column header '"
+			    BLOCKED_SHOW_HEADER "'");
+	if (!same(r->line, r->linelen, BLOCKED_HEADER))
+		return perr(r, err, "expected the column header '" BLOCKED_SHOW_HEADER "', got '%s'",
+			    excerpt(ex, r->line, r->linelen));
+	return r->line_nl ? 0 : perr(r, err, TRUNCATED);
+}
+
+static int blocked_line(struct sp_reader *r, struct sp_blocked *b,
+			struct sp_error *err)
+{
+	const char *f[B_N];
+	size_t flen[B_N], nf = split_fields(r, f, flen, B_N);
+	struct sp_btask t = { 0 };
+	struct sp_syminfo si;
+	struct sp_key key = { 0 };
+	uint64_t v;
+	uint32_t prev_line;
+	char small[SMALL_COMM], *dec = small, ex[200];
+	long clen;
+	int k;
+
+	if (!r->line_nl)
+		return perr(r, err, TRUNCATED);
+	if (nf != B_N)
+		return perr(r, err, "expected %d TAB-separated fields, got %zu", B_N, nf);
+	if (!b->enabled || !b->time)
+		return perr(r, err, "a task is listed while summary '%s' is 0 (no task is shown while accounting or the time switch is off)",
+			    !b->enabled ? "enabled" : "time");
+	if (parse_u64_field(r, err, "pid", f[B_PID], flen[B_PID], UINT32_MAX, &v))
+		return -1;
+	t.pid = (uint32_t)v;
+	if (parse_u64_field(r, err, "tgid", f[B_TGID], flen[B_TGID], UINT32_MAX, &v))
+		return -1;
+	t.tgid = (uint32_t)v;
+	if (!t.pid || !t.tgid)
+		return perr(r, err, "%s: expected a task's %s, above 0, got '0'",
+			    t.pid ? "tgid" : "pid", t.pid ? "tgid" : "pid");
+	k = sp_kind_parse(f[B_KIND], flen[B_KIND]);
+	if (k < 0 || k > SP_KIND_YIELD)
+		return perr(r, err, "kind: expected 'sleep', 'disk_sleep', 'idle' or 'yield' (the calls of schedule() that are timed), got '%s'",
+			    excerpt(ex, f[B_KIND], flen[B_KIND]));
+	t.kind = (uint8_t)k;
+	if (flen[B_STATE] != 1 || !f[B_STATE][0] ||
+	    !strchr(BLOCKED_STATES, f[B_STATE][0]))
+		return perr(r, err, "state: expected one letter of /proc/PID/stat (R, S, D, T, t, X, Z, P or I), got '%s'",
+			    excerpt(ex, f[B_STATE], flen[B_STATE]));
+	t.state = f[B_STATE][0];
+	if (parse_u64_field(r, err, "waiting_ns", f[B_WAITING], flen[B_WAITING],
+			    UINT64_MAX, &t.waiting_ns))
+		return -1;
+	if (flen[B_ADDR] != 16 || !is_lower_hex(f[B_ADDR], 16))
+		return perr(r, err, "address: expected 16 lowercase hex digits, got '%s'",
+			    excerpt(ex, f[B_ADDR], flen[B_ADDR]));
+	if (sp_symbol_parse(f[B_SYM], flen[B_SYM], &si))
+		return perr(r, err,
+			    "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '" SP_SYM_UNLOADED "', got '%s'",
+			    excerpt(ex, f[B_SYM], flen[B_SYM]));
+	if (b->ntasks) {
+		const struct sp_btask *prev = &b->tasks[b->ntasks - 1];
+
+		if (prev->waiting_ns < t.waiting_ns ||
+		    (prev->waiting_ns == t.waiting_ns && prev->pid >= t.pid))
+			return perr(r, err, "not sorted by waiting_ns (descending), then pid: pid %u waiting %llu ns after pid %u waiting %llu ns",
+				    t.pid, (unsigned long long)t.waiting_ns, prev->pid,
+				    (unsigned long long)prev->waiting_ns);
+	}
+	key.a = t.pid;
+	if (!sp_keymap_upsert(&b->pids, &key, b->ntasks, &prev_line))
+		return perr(r, err, "pid %u listed twice (a task is shown once)", t.pid);
+	clen = comm_field(r, err, f[B_COMM], flen[B_COMM], small, &dec);
+	if (clen < 0)
+		return -1;
+	t.comm = sp_pool_intern(&b->comms, dec, (size_t)clen, NULL);
+	if (dec != small)
+		free(dec);
+	t.sym = sp_pool_intern(&b->syms, f[B_SYM], flen[B_SYM], NULL);
+	if (b->ntasks == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 64;
+		b->tasks = sp_xrealloc(b->tasks, b->cap, sizeof(*b->tasks));
+	}
+	b->tasks[b->ntasks++] = t;
+	return 0;
+}
+
+int sp_parse_blocked(struct sp_reader *r, struct sp_blocked *b,
+		     struct sp_error *err)
+{
+	uint64_t n;
+	int rc;
+
+	rc = next_line(r, err);
+	if (rc < 0)
+		return -1;
+	if (!rc)
+		return perr(r, err, "empty input, expected '" SP_BLOCKED_VERSION "'");
+	if (!r->line_nl && r->linelen < sizeof(SP_BLOCKED_VERSION) &&
+	    !memcmp(r->line, SP_BLOCKED_VERSION, r->linelen))
+		return perr(r, err, TRUNCATED);
+	if (!same(r->line, r->linelen, SP_BLOCKED_VERSION)) {
+		char ex[200];
+
+		return perr(r, err, "expected '" SP_BLOCKED_VERSION "' (the only version of the format), got '%s'",
+			    excerpt(ex, r->line, r->linelen));
+	}
+	if (blocked_summary(r, b, err))
+		return -1;
+	for (n = 0; n < (uint64_t)b->entries; n++) {
+		rc = next_line(r, err);
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			return perr(r, err,
+				    "unexpected end of input: summary 'entries' says %lld data lines, got %llu",
+				    (long long)b->entries, (unsigned long long)n);
+		if (blocked_line(r, b, err))
+			return -1;
+	}
+	rc = next_line(r, err);
+	if (rc < 0)
+		return -1;
+	if (rc)
+		return perr(r, err, "expected end of input after %lld data lines (summary 'entries')",
+			    (long long)b->entries);
+	return 0;
 }

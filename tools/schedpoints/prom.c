@@ -325,3 +325,99 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 			     "Off-CPU seconds per second over the last interval.");
 	free(buf);
 }
+
+/*
+ * blocked: gauges of the tasks blocked now (after --min), labels escaped as
+ * above, task names in display form:
+ *
+ *   sched_points_blocked_enabled, sched_points_blocked_time,
+ *   sched_points_blocked_mode_info{mode=".."} 1,
+ *   sched_points_blocked_entries (tasks in the file, before --min),
+ *   sched_points_blocked_tasks{site=".."}            tasks blocked there
+ *   sched_points_blocked_longest_seconds{site=".."}  their longest wait
+ *   sched_points_blocked_waiting_seconds{pid,tgid,comm,kind,state,site}
+ *                                                    each task's wait
+ *
+ * A task's series lasts as long as its wait: --min keeps the per-task
+ * family to the tasks stuck long enough to matter (and its size bounded).
+ */
+static void prom_label(FILE *fp, const char *name, const char *s, size_t len,
+		       bool comm, char *buf, bool first)
+{
+	if (comm)
+		len = sp_escape(buf, s, len, 0);
+	fprintf(fp, "%s%s=", first ? "" : ",", name);
+	prom_value(fp, comm ? buf : s, len);
+}
+
+void sp_prom_blocked(struct sp_out *out, const struct sp_blocked *b)
+{
+	static const char *const fam[] = {
+		"sched_points_blocked_tasks", "sched_points_blocked_longest_seconds",
+	};
+	static const char *const help[] = {
+		"Tasks inside a timed schedule() call at a call site now, waiting at least --min.",
+		"Longest time since a task blocked at a call site now was switched away.",
+	};
+	FILE *fp = out->fp;
+	char *buf = sp_xrealloc(NULL, SP_CELL_BUF, 1), secs[64];
+	uint32_t i, k;
+	size_t f;
+
+	prom_family(fp, "sched_points_blocked_enabled", "gauge",
+		    "Whether schedule() call accounting was on (1) or off (0) when /proc/sched_points_blocked was read.");
+	fprintf(fp, "sched_points_blocked_enabled %lld\n", (long long)b->enabled);
+	prom_family(fp, "sched_points_blocked_time", "gauge",
+		    "Whether off-CPU time was measured (1) or not (0): only timed calls are shown.");
+	fprintf(fp, "sched_points_blocked_time %lld\n", (long long)b->time);
+	prom_family(fp, "sched_points_blocked_mode_info", "gauge",
+		    "Call-site mode: caller (the caller of schedule()) or effective (the first caller outside the scheduler).");
+	fprintf(fp, "sched_points_blocked_mode_info{mode=\"%s\"} 1\n", sp_mode_name(b->mode));
+	prom_family(fp, "sched_points_blocked_entries", "gauge",
+		    "Tasks inside a timed schedule() call now, all of them (before --min).");
+	fprintf(fp, "sched_points_blocked_entries %lld\n", (long long)b->entries);
+	for (f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
+		prom_family(fp, fam[f], "gauge", help[f]);
+		for (i = 0; i < b->nsites; i++) {
+			const struct sp_bsite *s = &b->sites[i];
+
+			fputs(fam[f], fp);
+			fputc('{', fp);
+			prom_label(fp, "site", sp_pool_str(&b->syms, s->sym),
+				   sp_pool_len(&b->syms, s->sym), false, buf, true);
+			fputc('}', fp);
+			if (f == 0) {
+				fprintf(fp, " %u\n", s->ntasks);
+			} else {
+				sp_fmt_seconds(secs, sizeof(secs), s->longest_ns);
+				fprintf(fp, " %s\n", secs);
+			}
+		}
+	}
+	prom_family(fp, "sched_points_blocked_waiting_seconds", "gauge",
+		    "Time since a task inside a timed schedule() call now was switched away.");
+	for (i = 0; i < b->nsites; i++) {
+		const struct sp_bsite *s = &b->sites[i];
+
+		for (k = s->first; k < s->first + s->ntasks; k++) {
+			const struct sp_btask *t = &b->tasks[b->order[k]];
+			char num[16];
+
+			fputs("sched_points_blocked_waiting_seconds{", fp);
+			snprintf(num, sizeof(num), "%u", t->pid);
+			prom_label(fp, "pid", num, strlen(num), false, buf, true);
+			snprintf(num, sizeof(num), "%u", t->tgid);
+			prom_label(fp, "tgid", num, strlen(num), false, buf, false);
+			prom_label(fp, "comm", sp_pool_str(&b->comms, t->comm),
+				   sp_pool_len(&b->comms, t->comm), true, buf, false);
+			prom_label(fp, "kind", sp_kind_name(t->kind),
+				   strlen(sp_kind_name(t->kind)), false, buf, false);
+			prom_label(fp, "state", &t->state, 1, false, buf, false);
+			prom_label(fp, "site", sp_pool_str(&b->syms, s->sym),
+				   sp_pool_len(&b->syms, s->sym), false, buf, false);
+			sp_fmt_seconds(secs, sizeof(secs), t->waiting_ns);
+			fprintf(fp, "} %s\n", secs);
+		}
+	}
+	free(buf);
+}

@@ -156,6 +156,12 @@ const char *sp_u128_str(char *buf, sp_u128 v);
 void sp_fmt_seconds(char *buf, size_t len, sp_u128 ns);
 /* ns for people: three significant digits and a unit (ns us ms s min h d). */
 void sp_fmt_duration(char *buf, size_t len, sp_u128 ns);
+/*
+ * A duration as people write it: a decimal number and a unit, ns, us, ms,
+ * s, min or h ("500ms", "2s", "1.5s", "1500us"), in whole ns below 2^64.
+ * 0, or -1 with a sentence in why.
+ */
+int sp_parse_duration(const char *s, uint64_t *ns, const char **why);
 
 /* How schedule() was entered (the 'kind' field), in the order of the format. */
 enum sp_kind {
@@ -537,6 +543,10 @@ struct sp_opts {
 	bool interval_given;
 	unsigned long count;	/* top iterations, 0: forever */
 	struct sp_filters f;
+	uint64_t min_ns;	/* blocked --min */
+	bool min_given;
+	/* the first option given that blocked does not take, or NULL */
+	const char *not_blocked;
 	unsigned noptions;	/* options given (help takes none) */
 };
 
@@ -792,6 +802,14 @@ void sp_csv_buckets(struct sp_out *out, const struct sp_result *r);
 
 /* ---- main.c / output.c -------------------------------------------------- */
 
+/*
+ * Open an input: path, NULL for def, "-" for stdin; *name is what messages
+ * call it ("<stdin>" for stdin).  NULL when it cannot be opened, said on
+ * stderr (with a hint when def could not be).  sp_input_close() closes it
+ * (not stdin).
+ */
+FILE *sp_input_open(const char *path, const char *def, const char **name);
+void sp_input_close(FILE *fp);
 /* Read one whole snapshot from path (NULL: default, "-": stdin). */
 int sp_load(const char *path, struct sp_store *st);
 /*
@@ -811,5 +829,70 @@ int sp_no_match(const struct sp_opts *o, uint64_t n);
 /* -o: open a temporary file beside FILE, then rename it over FILE. */
 FILE *sp_output_open(const struct sp_opts *o, char *tmp, size_t tmplen);
 int sp_output_close(const struct sp_opts *o, FILE *fp, const char *tmp);
+
+/* ---- blocked.c: /proc/sched_points_blocked ------------------------------ */
+
+/*
+ * The tasks inside a timed schedule() call now (patch 20 of the series; the
+ * section "/proc/sched_points_blocked" of the spec): a snapshot of its own,
+ * unrelated to the counts of /proc/sched_points, read whole (one line per
+ * blocked task, a few thousand at most: every thread of the system).
+ */
+#define SP_BLOCKED_SOURCE	"/proc/sched_points_blocked"
+#define SP_BLOCKED_VERSION	"sched_points_blocked version 1"
+
+/* A task blocked now: one data line. */
+struct sp_btask {
+	uint64_t waiting_ns;	/* since it was switched away */
+	uint32_t pid, tgid;
+	uint32_t comm;		/* id in blocked->comms */
+	uint32_t sym;		/* id in blocked->syms */
+	uint8_t kind;		/* SP_KIND_SLEEP..SP_KIND_YIELD */
+	char state;		/* one letter of /proc/PID/stat */
+};
+
+/* A call site of the blocked view: its tasks, longest first. */
+struct sp_bsite {
+	uint32_t sym;		/* id in blocked->syms */
+	uint32_t ntasks;	/* tasks of the site shown (waiting >= --min) */
+	uint64_t longest_ns;
+	uint32_t first;		/* its tasks: order[first .. first + ntasks) */
+};
+
+struct sp_blocked {
+	char name[256];		/* where it came from */
+	int64_t enabled, mode, time, entries;	/* the summary */
+	struct sp_pool comms, syms;
+	struct sp_keymap pids;	/* pid -> line, to refuse a pid twice */
+	struct sp_btask *tasks;	/* in the file's order */
+	uint32_t ntasks, cap;
+	/* the view (sp_blocked_group()) */
+	uint64_t min_ns;
+	struct sp_bsite *sites;	/* longest first */
+	uint32_t nsites;
+	uint32_t *order;	/* task indexes, site by site */
+	uint32_t nshown;	/* tasks waiting >= min_ns */
+	uint64_t longest_ns;	/* of those */
+};
+
+void sp_blocked_init(struct sp_blocked *b, const char *name);
+void sp_blocked_free(struct sp_blocked *b);
+/*
+ * Parse a whole /proc/sched_points_blocked from r into b (freshly
+ * initialised): 0, or -1 with err->msg "FILE:LINE: what was expected".
+ */
+int sp_parse_blocked(struct sp_reader *r, struct sp_blocked *b,
+		     struct sp_error *err);
+/* Group the tasks waiting at least min_ns by call site, longest first. */
+void sp_blocked_group(struct sp_blocked *b, uint64_t min_ns);
+/* Render the grouped view in o->format (table, csv, json, prometheus). */
+void sp_blocked_render(struct sp_out *out, const struct sp_blocked *b);
+/* The writers, one per format file. */
+void sp_table_blocked(struct sp_out *out, const struct sp_blocked *b);
+void sp_csv_blocked(struct sp_out *out, const struct sp_blocked *b);
+void sp_json_blocked(struct sp_out *out, const struct sp_blocked *b);
+void sp_prom_blocked(struct sp_out *out, const struct sp_blocked *b);
+/* The blocked command: load (o->file, default SP_BLOCKED_SOURCE), render. */
+int sp_cmd_blocked(const struct sp_opts *o);
 
 #endif /* SCHEDPOINTS_H */

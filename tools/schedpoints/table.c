@@ -459,3 +459,142 @@ void sp_table_hist(struct sp_out *out, const struct sp_result *r)
 	}
 	fputc('\n', fp);
 }
+
+/* ---- blocked: the tasks blocked now, by call site ------------------------ */
+
+/*
+ * One row per task shown, its site's rows together; the site's columns
+ * (SITE, TASKS, LONGEST) on the first row of each site only, empty below,
+ * so the table reads as groups.
+ */
+enum { BT_SITE, BT_TASKS, BT_LONGEST, BT_PID, BT_TGID, BT_KIND, BT_STATE,
+       BT_WAITING, BT_COMM, BT_N };
+
+static const char *blocked_header(const void *ctx, size_t c, char *buf,
+				  size_t len)
+{
+	static const char *const h[BT_N] = {
+		"SITE", "TASKS", "LONGEST", "PID", "TGID", "KIND", "STATE",
+		"WAITING", "COMM",
+	};
+
+	(void)ctx;
+	(void)buf;
+	(void)len;
+	return h[c];
+}
+
+static bool blocked_left(const void *ctx, size_t c)
+{
+	(void)ctx;
+	return c == BT_SITE || c == BT_KIND || c == BT_STATE || c == BT_COMM;
+}
+
+/* The site of shown row 'row' (sites[] hold consecutive runs of rows). */
+static const struct sp_bsite *blocked_site_of(const struct sp_blocked *b,
+					      size_t row)
+{
+	uint32_t lo = 0, hi = b->nsites;
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (b->sites[mid].first <= row)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &b->sites[lo];
+}
+
+static void blocked_cell(const void *ctx, size_t row, size_t c,
+			 struct sp_cell *cell)
+{
+	const struct sp_blocked *b = ctx;
+	const struct sp_bsite *s = blocked_site_of(b, row);
+	const struct sp_btask *t = &b->tasks[b->order[row]];
+	bool first = s->first == row;
+
+	memset(cell, 0, sizeof(*cell));
+	cell->type = SP_CELL_WORD;	/* "": a site's column below its first row */
+	cell->s = "";
+	switch (c) {
+	case BT_SITE:
+		if (first) {
+			cell->s = sp_pool_str(&b->syms, s->sym);
+			cell->len = sp_pool_len(&b->syms, s->sym);
+		}
+		break;
+	case BT_TASKS:
+		if (first) {
+			cell->type = SP_CELL_UINT;
+			cell->u = s->ntasks;
+		}
+		break;
+	case BT_LONGEST:
+		if (first) {
+			cell->type = SP_CELL_NS;
+			cell->u = s->longest_ns;
+		}
+		break;
+	case BT_PID:
+		cell->type = SP_CELL_UINT;
+		cell->u = t->pid;
+		break;
+	case BT_TGID:
+		cell->type = SP_CELL_UINT;
+		cell->u = t->tgid;
+		break;
+	case BT_KIND:
+		cell->s = sp_kind_name(t->kind);
+		cell->len = strlen(cell->s);
+		break;
+	case BT_STATE:
+		cell->s = &t->state;
+		cell->len = 1;
+		break;
+	case BT_WAITING:
+		cell->type = SP_CELL_NS;
+		cell->u = t->waiting_ns;
+		break;
+	default:
+		cell->type = SP_CELL_COMM;
+		cell->s = sp_pool_str(&b->comms, t->comm);
+		cell->len = sp_pool_len(&b->comms, t->comm);
+		break;
+	}
+}
+
+void sp_table_blocked(struct sp_out *out, const struct sp_blocked *b)
+{
+	struct table_src src = {
+		.nrows = b->nshown, .ncols = BT_N, .header = blocked_header,
+		.left = blocked_left, .cell = blocked_cell, .ctx = b,
+	};
+	FILE *fp = out->fp;
+	char t1[64];
+
+	fputs("source ", fp);
+	sp_fputs_escaped(fp, b->name, strlen(b->name), SP_ESC_SPACE);
+	fprintf(fp, "  version 1  enabled %lld  mode %s  time %lld  entries %lld",
+		(long long)b->enabled, sp_mode_name(b->mode), (long long)b->time,
+		(long long)b->entries);
+	if (b->min_ns)
+		fprintf(fp, "  min %s", ns_text(b->min_ns, t1, sizeof(t1)));
+	fputc('\n', fp);
+	if (!b->enabled || !b->time)
+		fprintf(fp, "note: %s is off: no task is shown (only timed calls since the last enable are)\n",
+			!b->enabled ? "accounting" : "the time switch");
+	if (b->nshown) {
+		fputc('\n', fp);
+		table_write(fp, &src);
+	}
+	fprintf(fp, "\ntasks %u", b->nshown);
+	if (b->nshown < b->ntasks)
+		fprintf(fp, " (of %u, waiting %s or more)", b->ntasks,
+			ns_text(b->min_ns, t1, sizeof(t1)));
+	fprintf(fp, "  sites %u", b->nsites);
+	if (b->nshown)
+		fprintf(fp, "  longest %s", ns_text(b->longest_ns, t1, sizeof(t1)));
+	fputc('\n', fp);
+}

@@ -337,3 +337,71 @@ const char *sp_mode_name(int64_t mode)
 		return "effective";
 	return NULL;
 }
+
+int sp_parse_duration(const char *s, uint64_t *ns, const char **why)
+{
+	static const struct {
+		const char *name;
+		uint64_t ns;
+	} unit[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 }, { "min", 60000000000ULL },
+		{ "h", 3600000000000ULL },
+	};
+	uint64_t whole = 0, frac = 0, scale = 1, u = 0;
+	const char *p = s;
+	size_t i;
+
+	*why = "expected a number and a unit (ns, us, ms, s, min, h), such as 500ms, 2s or 1500us";
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		uint64_t d = (uint64_t)(*p - '0');
+
+		if (whole > (UINT64_MAX - d) / 10) {
+			*why = "a duration below 2^64 ns (584 years) was expected";
+			return -1;
+		}
+		whole = whole * 10 + d;
+	}
+	if (*p == '.') {
+		size_t nfrac = 0;
+
+		p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		for (; *p >= '0' && *p <= '9'; p++, nfrac++) {
+			if (nfrac >= 18)
+				return -1;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			scale *= 10;
+		}
+	}
+	for (i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
+		if (!strcmp(p, unit[i].name))
+			u = unit[i].ns;
+	if (!u)
+		return -1;
+	/* whole * u + frac * u / scale, exactly, in whole ns */
+	if (whole > UINT64_MAX / u) {
+		*why = "a duration below 2^64 ns (584 years) was expected";
+		return -1;
+	}
+	if (frac) {
+		sp_u128 f = (sp_u128)frac * u;
+
+		if (f % scale) {
+			*why = "a duration in whole nanoseconds was expected";
+			return -1;
+		}
+		f /= scale;
+		if (whole * u > UINT64_MAX - (uint64_t)f) {
+			*why = "a duration below 2^64 ns (584 years) was expected";
+			return -1;
+		}
+		*ns = whole * u + (uint64_t)f;
+	} else {
+		*ns = whole * u;
+	}
+	return 0;
+}

@@ -11,6 +11,8 @@
  * consecutive snapshots of a stream go through sp_delta().  Rendering does
  * not depend on sp_input_ok(): options that need histograms must not crash
  * on input without them either.
+ * Each input is also parsed as /proc/sched_points_blocked, and one that
+ * parses is grouped with and without --min and rendered in its four formats.
  * Output goes to /dev/null.  Any crash, sanitizer report or leak fails.
  *
  *   make fuzz FUZZ_TIME=600
@@ -81,6 +83,36 @@ static void render_all(const struct sp_store *st, bool delta)
 	}
 }
 
+/* The same bytes as /proc/sched_points_blocked (blocked.c). */
+static void blocked_all(const uint8_t *data, size_t size)
+{
+	static const enum sp_format formats[] = {
+		SP_FMT_TABLE, SP_FMT_CSV, SP_FMT_JSON, SP_FMT_PROM,
+	};
+	struct sp_reader r;
+	struct sp_blocked b;
+	struct sp_error err;
+
+	sp_reader_init_mem(&r, (const char *)data, size, "fuzz");
+	sp_blocked_init(&b, "fuzz");
+	if (sp_parse_blocked(&r, &b, &err) == 0) {
+		for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
+			struct sp_opts o = { 0 };
+			struct sp_out out = { .fp = devnull(), .o = &o };
+
+			o.format = formats[f];
+			o.pretty = f == 2;
+			sp_blocked_group(&b, f & 1 ? 0 :
+					 b.ntasks ? b.tasks[b.ntasks / 2].waiting_ns : 1);
+			sp_blocked_render(&out, &b);
+		}
+	} else if (!strstr(err.msg, "fuzz")) {
+		abort();	/* every error names the input */
+	}
+	sp_blocked_free(&b);
+	sp_reader_free(&r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -91,6 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool have_prev = false;
 	int i;
 
+	blocked_all(data, size);
 	sp_reader_init_mem(&r, (const char *)data, size, "fuzz");
 	sp_store_init(&st, "fuzz");
 	if (sp_parse_snapshot(&r, &st, false, &err) > 0)

@@ -1688,6 +1688,140 @@ for f in "$OUT/e.prom" "$OUT/time.prom" "$OUT/timem.prom" "$OUT/g.prom"; do
 	eq "promtool check metrics: $(basename "$f")" "$?:$(cat "$OUT/promtool.log")" "0:"
 done
 
+# ---- blocked: /proc/sched_points_blocked (issue 30 item 5) --------------------
+# Golden outputs of the spec's example and of many.txt (several tasks a site,
+# a module, a bare address, names to escape, every kind, states R and T),
+# read from stdin so the source line is the same wherever the tree is.
+BF=$FIX/blocked
+golden() {	# golden NAME FILE ARGS...: output of ARGS on stdin FILE = NAME
+	_g=$1 _in=$2
+	shift 2
+	sp -f - "$@" <"$BF/$_in" >"$OUT/golden.out" 2>"$OUT/golden.err"
+	if cmp -s "$OUT/golden.out" "$BF/$_g" && [ ! -s "$OUT/golden.err" ]; then
+		pass "blocked: $* = $_g"
+	else
+		fail "blocked: $* = $_g" "$(diff "$BF/$_g" "$OUT/golden.out" | head -n 8 | tr '\n' '|')" "$(cat "$OUT/golden.err")"
+	fi
+}
+golden spec.table spec.txt blocked
+golden many.table many.txt blocked
+golden many-min.table many.txt blocked --min 1.5s
+golden many.csv many.txt -F csv blocked
+golden many.json many.txt -F json blocked
+golden many.prom many.txt -F prometheus blocked
+eq "blocked: the spec's example, as Documentation/scheduler/sched-points.rst shows it" \
+	"$(awk '/^\tsched_points_blocked version 1/ { f = 1 } f && /^\t/ { sub(/^\t/, ""); print; next } f { exit }' "${TREE:-$TOP/../../build/linux}/Documentation/scheduler/sched-points.rst" | cmp - "$BF/spec.txt" && echo same)" "same"
+eq "blocked: -f FILE reads a file, its name on the source line" \
+	"$(sp -f "$BF/spec.txt" blocked | head -n 1)" \
+	"source $BF/spec.txt  version 1  enabled 1  mode effective  time 1  entries 3"
+# --min: the tasks that waited at least that long; exact at the boundary
+for m in 0ns:9 999ns:8 1000ns:7 1499999ns:7 1.5ms:6 1.5s:6 1500000001ns:4 9s:4 9.000000001s:1 3min:1 4min:0 1h:0; do
+	eq "blocked --min ${m%%:*}: ${m##*:} tasks" \
+		"$(sp -f "$BF/many.txt" -F csv blocked --min "${m%%:*}" | csv_records | tail -n +2 | wc -l | tr -d ' ')" "${m##*:}"
+done
+eq "blocked --min: sites and their counts after the filter (CSV)" \
+	"$(sp -f "$BF/many.txt" -F csv blocked --min 2s | cut -d, -f1,2,4 | tr '\n' ' ')" \
+	"site,tasks,pid sp_test_sleep+0x63/0xb0 [sched_points_test],2,812 sp_test_sleep+0x63/0xb0 [sched_points_test],2,813 do_nanosleep+0x6d/0x150,2,90 do_nanosleep+0x6d/0x150,2,91 "
+eq "blocked --min: JSON says the filter and what is left" \
+	"$(sp -f "$BF/many.txt" -F json blocked --min 2s | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["min_ns"], d["tasks"], d["sites_total"], d["summary"]["entries"], [s["tasks"] for s in d["sites"]])')" \
+	"2000000000 4 2 9 [2, 2]"
+eq "blocked: JSON reads back: names as the kernel had them, every task once" \
+	"$(sp -f "$BF/many.txt" -F json -p blocked | python3 -c 'import json, sys; d = json.load(sys.stdin); t = [b for s in d["sites"] for b in s["blocked"]]; print(len(t), sorted(b["pid"] for b in t)[:3], [b["comm"] for b in t if b["pid"] in (55, 91)])')" \
+	"9 [16, 55, 56] ['=cmd,\"q\"', 'x\\\\y\\nz']"
+eq "blocked: CSV reads back with a CSV reader (quoted names, formula guard)" \
+	"$(sp -f "$BF/many.txt" -F csv blocked | python3 -c 'import csv, json, sys; r = list(csv.DictReader(sys.stdin)); print(len(r), json.dumps([x["comm"] for x in r if x["pid"] in ("55", "91")]), r[0]["site"])')" \
+	"9 [\"'=cmd,\\\"q\\\"\", \"x\\\\y\\nz\"] sp_test_sleep+0x63/0xb0 [sched_points_test]"
+sp -f "$BF/many.txt" -F prometheus blocked >"$OUT/blocked.prom"
+promtool check metrics <"$OUT/blocked.prom" >"$OUT/promtool.log" 2>&1
+eq "promtool check metrics: blocked" "$?:$(cat "$OUT/promtool.log")" "0:"
+eq "blocked: prometheus, one waiting series a task, the tasks a site add up" \
+	"$(grep -c '^sched_points_blocked_waiting_seconds{' "$OUT/blocked.prom"):$(awk '/^sched_points_blocked_tasks\{/ { s += $NF } END { print s }' "$OUT/blocked.prom")" "9:9"
+printf 'sched_points_blocked version 1\nenabled 0\nmode caller\ntime 1\nentries 0\npid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm\n' >"$OUT/blocked-off.txt"
+eq "blocked: accounting off, no task: a note, exit 0" \
+	"$(sp -f "$OUT/blocked-off.txt" blocked | tr '\n' '|')" \
+	"source $OUT/blocked-off.txt  version 1  enabled 0  mode caller  time 1  entries 0|note: accounting is off: no task is shown (only timed calls since the last enable are)||tasks 0  sites 0|"
+
+# bad input: FILE:LINE: message, exit 1, no crash
+BH='sched_points_blocked version 1\nenabled 1\nmode caller\ntime 1\nentries 1\npid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm\n'
+BL='5\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx\n'
+bbad() {	# bbad NAME PRINTF-INPUT LINE MESSAGE
+	printf '%b' "$2" >"$OUT/bbad.txt"
+	SP_RC=1
+	sp -f "$OUT/bbad.txt" blocked >"$OUT/o" 2>"$OUT/e"
+	rc=$?
+	want="schedpoints: $OUT/bbad.txt:$3: $4"
+	[ "$3" = "-" ] && want="schedpoints: $OUT/bbad.txt: $4"
+	eq "blocked: bad input: $1" "$rc:$(cat "$OUT/o"):$(cat "$OUT/e")" "1::$want"
+}
+bbad "empty file" "" - "empty input, expected 'sched_points_blocked version 1'"
+bbad "wrong version" "sched_points_blocked version 2\n" 1 "expected 'sched_points_blocked version 1' (the only version of the format), got 'sched_points_blocked version 2'"
+bbad "a minor version" "sched_points_blocked version 1.1\n" 1 "expected 'sched_points_blocked version 1' (the only version of the format), got 'sched_points_blocked version 1.1'"
+bbad "/proc/sched_points given to blocked" "sched_points version 2\n" 1 "expected 'sched_points_blocked version 1' (the only version of the format), got 'sched_points version 2'"
+bbad "version line cut" "sched_points_blocked vers" 1 "line is not terminated by a newline (truncated input?)"
+bbad "summary out of order" "sched_points_blocked version 1\nenabled 1\ntime 1\nmode caller\n" 3 "expected the summary line 'mode <value>' (the format's order: enabled, mode, time, entries), got 'time 1'"
+bbad "summary name missing" "sched_points_blocked version 1\nenabled 1\nmode caller\nentries 0\n" 4 "expected the summary line 'time <value>' (the format's order: enabled, mode, time, entries), got 'entries 0'"
+bbad "an unknown summary name" "sched_points_blocked version 1\nenabled 1\nmode caller\ntime 1\nused 3\n" 5 "expected the summary line 'entries <value>' (the format's order: enabled, mode, time, entries), got 'used 3'"
+bbad "enabled 2" "sched_points_blocked version 1\nenabled 2\n" 2 "summary 'enabled': expected 0 or 1, got '2'"
+bbad "mode not a mode" "sched_points_blocked version 1\nenabled 1\nmode fast\n" 3 "summary 'mode': expected 'caller' or 'effective', got 'fast'"
+bbad "entries not a number" "sched_points_blocked version 1\nenabled 1\nmode caller\ntime 1\nentries -1\n" 5 "summary 'entries': expected an unsigned decimal, got '-1'"
+bbad "summary ends early" "sched_points_blocked version 1\nenabled 1\n" 2 "unexpected end of input, expected the summary line 'mode <value>'"
+bbad "the header of /proc/sched_points" "sched_points_blocked version 1\nenabled 1\nmode caller\ntime 1\nentries 0\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\n" 6 "expected the column header 'pid\\ttgid\\tkind\\tstate\\twaiting_ns\\taddress\\tsymbol\\tcomm', got 'pid\\011tgid\\011kind\\011count\\011total_ns\\011max_ns\\011hist...'"
+bbad "no header" "sched_points_blocked version 1\nenabled 1\nmode caller\ntime 1\nentries 0\n" 5 "unexpected end of input, expected the column header 'pid\\ttgid\\tkind\\tstate\\twaiting_ns\\taddress\\tsymbol\\tcomm'"
+bbad "7 fields" "${BH}5\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\n" 7 "expected 8 TAB-separated fields, got 7"
+bbad "pid 0" "${BH}0\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "pid: expected a task's pid, above 0, got '0'"
+bbad "tgid 0" "${BH}5\t0\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "tgid: expected a task's tgid, above 0, got '0'"
+bbad "pid above 32 bits" "${BH}4294967296\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "pid: expected an unsigned decimal below 2^32, got '4294967296'"
+bbad "kind preempt (never timed)" "${BH}5\t5\tpreempt\tR\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "kind: expected 'sleep', 'disk_sleep', 'idle' or 'yield' (the calls of schedule() that are timed), got 'preempt'"
+bbad "bad state letter" "${BH}5\t5\tsleep\tQ\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "state: expected one letter of /proc/PID/stat (R, S, D, T, t, X, Z, P or I), got 'Q'"
+bbad "state two letters" "${BH}5\t5\tsleep\tSD\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "state: expected one letter of /proc/PID/stat (R, S, D, T, t, X, Z, P or I), got 'SD'"
+bbad "empty state" "${BH}5\t5\tsleep\t\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "state: expected one letter of /proc/PID/stat (R, S, D, T, t, X, Z, P or I), got ''"
+bbad "waiting_ns above 64 bits" "${BH}5\t5\tsleep\tS\t18446744073709551616\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "waiting_ns: expected an unsigned decimal below 2^64, got '18446744073709551616'"
+bbad "waiting_ns negative" "${BH}5\t5\tsleep\tS\t-1\tffffffff81000000\tf+0x1/0x2\tx\n" 7 "waiting_ns: expected an unsigned decimal, got '-1'"
+bbad "address uppercase" "${BH}5\t5\tsleep\tS\t100\tFFFFFFFF81000000\tf+0x1/0x2\tx\n" 7 "address: expected 16 lowercase hex digits, got 'FFFFFFFF81000000'"
+bbad "symbol shape" "${BH}5\t5\tsleep\tS\t100\tffffffff81000000\tdo_nanosleep\tx\n" 7 "symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '(unloaded module)', got 'do_nanosleep'"
+bbad "comm raw space" "${BH}5\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tmy thread\n" 7 "comm: byte outside 0x21..0x7e not escaped as \\ooo, got 'my thread'"
+BH2=$(printf '%s' "$BH" | sed 's/entries 1/entries 2/')
+bbad "unsorted: a longer wait after a shorter" "${BH2}5\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx\n6\t6\tsleep\tS\t200\tffffffff81000000\tf+0x1/0x2\tx\n" 8 "not sorted by waiting_ns (descending), then pid: pid 6 waiting 200 ns after pid 5 waiting 100 ns"
+bbad "unsorted: equal waits, pids descending" "${BH2}6\t6\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx\n5\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 8 "not sorted by waiting_ns (descending), then pid: pid 5 waiting 100 ns after pid 6 waiting 100 ns"
+bbad "a pid twice" "${BH2}5\t5\tsleep\tS\t200\tffffffff81000000\tf+0x1/0x2\tx\n5\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx\n" 8 "pid 5 listed twice (a task is shown once)"
+bbad "entries says more" "${BH2}${BL}" 7 "unexpected end of input: summary 'entries' says 2 data lines, got 1"
+bbad "entries says fewer" "${BH}${BL}${BL}" 8 "expected end of input after 1 data lines (summary 'entries')"
+bbad "a task listed with accounting off" "$(printf '%s' "$BH" | sed 's/enabled 1/enabled 0/')${BL}" 7 "a task is listed while summary 'enabled' is 0 (no task is shown while accounting or the time switch is off)"
+bbad "a task listed with time off" "$(printf '%s' "$BH" | sed 's/time 1/time 0/')${BL}" 7 "a task is listed while summary 'time' is 0 (no task is shown while accounting or the time switch is off)"
+bbad "last line without newline" "${BH}5\t5\tsleep\tS\t100\tffffffff81000000\tf+0x1/0x2\tx" 7 "line is not terminated by a newline (truncated input?)"
+SP_RC=1
+sp -f "$OUT/binary.txt" blocked >/dev/null 2>"$OUT/e"
+eq "blocked: bad input: random bytes, exit 1 with a message" "$?:$(grep -c '^schedpoints: .*binary.txt:1: ' "$OUT/e")" "1:1"
+SP_RC=1
+sp -f "$FIX/basic.txt" blocked >/dev/null 2>"$OUT/e"
+eq "blocked: bad input: a /proc/sched_points capture" "$?:$(cat "$OUT/e")" \
+	"1:schedpoints: $FIX/basic.txt:1: expected 'sched_points_blocked version 1' (the only version of the format), got 'sched_points version 1'"
+
+# usage: --min's durations, options that do not apply
+ubad() {	# ubad NAME MESSAGE ARGS...
+	_name=$1 _msg=$2
+	shift 2
+	SP_RC=2
+	sp -f "$BF/spec.txt" "$@" >"$OUT/o" 2>"$OUT/e"
+	eq "blocked: usage: $_name" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: $_msg"
+}
+for d in 5 5sec -1s 1.s .5s 1e3ms 2S '' 1.0000000001s 18446744073709551616ns 6000000h; do
+	case $d in
+	1.0000000001s) why="a duration in whole nanoseconds was expected" ;;
+	18446744073709551616ns|6000000h) why="a duration below 2^64 ns (584 years) was expected" ;;
+	*) why="expected a number and a unit (ns, us, ms, s, min, h), such as 500ms, 2s or 1500us" ;;
+	esac
+	ubad "--min '$d'" "--min: $why, got '$d'" blocked --min "$d"
+done
+ubad "--min with another view" "--min is only for blocked" --min 1s sites
+ubad "--sort does not apply" "blocked takes -f, -F, -o, -p and --min only: --sort does not apply" -s count blocked
+ubad "--pid does not apply" "blocked takes -f, -F, -o, -p and --min only: --pid does not apply" blocked --pid 5
+ubad "folded" "blocked writes table, csv, json or prometheus: --format folded does not go with it" -F folded blocked
+ubad "an argument" "blocked takes no argument, got 'do_nanosleep' (--min DURATION filters)" blocked do_nanosleep
+ubad "--pretty without json" "--pretty indents JSON: it needs --format json" -p blocked
+eq "blocked: -o FILE writes the file and prints its path" \
+	"$(sp -f "$BF/many.txt" -F csv -o "$OUT/blocked-o.csv" blocked):$(cmp -s "$OUT/blocked-o.csv" "$BF/many.csv" && echo same)" "$OUT/blocked-o.csv:same"
+
 # ---- documentation ----------------------------------------------------------
 missing=$(grep -o -- '--[a-z][a-z-]*' "$OUT/help" | sort -u | while IFS= read -r opt; do
 	o=$(echo "$opt" | sed 's/-/\\\\-/g')
@@ -1731,6 +1865,7 @@ case $FUZZ_SHORT in
 	if [ -x "$TOP/fuzz/fuzz_parse" ]; then
 		mkdir -p "$OUT/corpus"
 		cp "$FIX"/*.txt "$OUT/corpus/"
+		for f in "$FIX"/blocked/*.txt; do cp "$f" "$OUT/corpus/blocked-$(basename "$f")"; done
 		(cd "$OUT" && "$TOP/fuzz/fuzz_parse" -max_total_time="$FUZZ_SHORT" \
 			-max_len=4096 -dict="$TOP/fuzz/sched_points.dict" \
 			-print_final_stats=1 corpus) >"$OUT/fuzz.log" 2>&1

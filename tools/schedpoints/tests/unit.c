@@ -695,6 +695,39 @@ static void test_percentiles(void)
 	       !bad, why);
 }
 
+/* --min's durations, exact in ns (util.c). */
+static void test_parse_duration(void)
+{
+	static const struct {
+		const char *s;
+		int ok;
+		uint64_t ns;
+	} cases[] = {
+		{ "0ns", 1, 0 }, { "500ms", 1, 500000000 }, { "2s", 1, 2000000000 },
+		{ "1500us", 1, 1500000 }, { "1.5s", 1, 1500000000 },
+		{ "0.000000001s", 1, 1 }, { "2min", 1, 120000000000ULL },
+		{ "1h", 1, 3600000000000ULL },
+		{ "18446744073709551615ns", 1, UINT64_MAX },
+		{ "18446744073.709551615s", 1, UINT64_MAX },
+		{ "18446744073.709551616s", 0, 0 }, { "18446744073709551616ns", 0, 0 },
+		{ "1.5ns", 0, 0 }, { "5", 0, 0 }, { "s", 0, 0 }, { "-1s", 0, 0 },
+		{ "1.s", 0, 0 }, { ".5s", 0, 0 }, { "1 s", 0, 0 }, { "1S", 0, 0 },
+		{ "1sec", 0, 0 }, { "", 0, 0 }, { "1e3ms", 0, 0 },
+	};
+	const char *why;
+	char name[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t ns = 0;
+		int rc = sp_parse_duration(cases[i].s, &ns, &why);
+
+		snprintf(name, sizeof(name), "--min duration '%s'", cases[i].s);
+		result(name, cases[i].ok ? !rc && ns == cases[i].ns : rc == -1,
+		       rc ? why : "wrong value");
+	}
+}
+
 int main(void)
 {
 	test_symbols();
@@ -710,5 +743,6 @@ int main(void)
 	test_parse_exited();
 	test_exited();
 	test_percentiles();
+	test_parse_duration();
 	return failed;
 }
