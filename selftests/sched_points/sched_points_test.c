@@ -6630,15 +6630,53 @@ TEST_F_TIMEOUT(sp, blocked_shows_waits_now, T_SHORT)
 	munmap(vs, sizeof(*vs));
 }
 
-/* Sleep 1 s in nanosleep(), then wait in a read of an empty pipe. */
+/*
+ * Sleep 1 s in nanosleep(), then wait in a read of an empty pipe, then
+ * spin in user space (never calling schedule()) until killed.
+ */
 static int child_nap_then_read(void *arg)
 {
 	struct timespec ts = { 1, 0 };
+	volatile unsigned long n = 0;
 	int *fds = arg;
 	char b;
 
 	nanosleep(&ts, NULL);
+	if (read(fds[0], &b, 1) != 1)
+		return 10;
+	for (;;)
+		n++;
+	return 0;
+}
+
+/* Wait until @pid is running in user space (state R, no system call). */
+static int sp_wait_spinning(pid_t pid)
+{
+	double end = sp_now() + 10;
+
+	while (sp_now() < end) {
+		if (task_state(pid) == 'R' && task_syscall(pid) == -1)
+			return 0;
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Block in a read of an empty pipe (@arg: its fds) until a byte comes. */
+static int child_read_pipe(void *arg)
+{
+	int *fds = arg;
+	char b;
+
 	return read(fds[0], &b, 1) == 1 ? 0 : 10;
+}
+
+/* Let a child_read_pipe() child go and reap it. */
+static int sp_release_reader(pid_t pid, int *fds)
+{
+	if (write(fds[1], "x", 1) != 1)
+		return -EIO;
+	return sp_child_wait(pid);
 }
 
 /*
@@ -6652,13 +6690,14 @@ TEST_F_TIMEOUT(sp, blocked_follows_the_current_wait, T_SHORT)
 	const struct sp_entry *e;
 	struct sp_child c;
 	struct sp_view v;
-	double read_at;
 	int fds[2];
+	double go;
 
 	ASSERT_EQ(0, pipe(fds));
 	ASSERT_EQ(0, sp_configure("effective", 1, 0));
 	ASSERT_EQ(0, sp_child_start(&c, "sp_napreader", child_nap_then_read,
 				    fds));
+	go = sp_now();
 	ASSERT_EQ(0, sp_child_go(&c));
 	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
 	/* the nap is shown at its own site */
@@ -6674,7 +6713,6 @@ TEST_F_TIMEOUT(sp, blocked_follows_the_current_wait, T_SHORT)
 		usleep(10000);
 	} while (task_syscall(c.pid) != SYS_read && task_state(c.pid));
 	ASSERT_EQ(0, sp_wait_blocked(c.pid));
-	read_at = sp_now();
 	usleep(200000);
 	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
 	e = blocked_find(&v, c.pid);
@@ -6684,68 +6722,72 @@ TEST_F_TIMEOUT(sp, blocked_follows_the_current_wait, T_SHORT)
 	       sp_kind_name(e->kind), e->state, e->waiting_ns, e->symbol, wchan);
 	EXPECT_STREQ(wchan, e->func);
 	EXPECT_STRNE("hrtimer_nanosleep", e->func);
-	EXPECT_GE((unsigned long long)((sp_now() - read_at) * 1e9) + 30000000ULL,
+	/* the read began after the 1 s nap: not the nap's time too */
+	EXPECT_GE((unsigned long long)((sp_now() - go - 1.0) * 1e9) + 2000000ULL,
 		  e->waiting_ns);
 	sp_view_free(&v);
-	/* gone: not in the view */
+	/* returned, and spinning: no longer in the view */
 	ASSERT_EQ(1, write(fds[1], "x", 1));
-	EXPECT_EQ(0, sp_child_wait(c.pid));
+	ASSERT_EQ(0, sp_wait_spinning(c.pid));
 	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
-	EXPECT_EQ(NULL, blocked_find(&v, c.pid));
+	EXPECT_EQ(NULL, blocked_find(&v, c.pid)) log_blocked(_metadata, &v);
 	sp_view_free(&v);
+	kill(c.pid, SIGKILL);
+	sp_child_wait(c.pid);
 	close(fds[0]);
 	close(fds[1]);
 }
 
-/* Sleep in nanosleep() for 2 s. */
-static int child_sleep_2s(void *arg)
+/* Whether @pid still waits in its read of the pipe. */
+static bool sp_still_reading(pid_t pid)
 {
-	struct timespec ts = { 2, 0 };
-
-	return nanosleep(&ts, NULL) ? 10 : 0;
+	return task_syscall(pid) == SYS_read && task_state(pid) == 'S';
 }
 
 /*
  * Only calls timed since accounting was last turned on are shown: none
- * with the time switch off, none while accounting is off, a wait that
- * began before an enable not after it; a reset does not hide a task that
- * still waits.
+ * while accounting, or the time switch, is off; a wait that began before
+ * an enable not after it; a reset does not hide a task that still waits.
+ * The file is read-only, even for root.
  */
 TEST_F_TIMEOUT(sp, blocked_only_timed_calls, T_SHORT)
 {
 	char err[SP_ERR_MAX];
 	struct sp_child c;
 	struct sp_view v;
+	int fds[2], fd;
 
-	/* read-only: a write fails, whatever it says */
-	EXPECT_EQ(-EIO, sp_write(SP_BLOCKED, "0"));
-	/* time off: no task, though one sleeps */
+	/* no open for writing: no snapshot to take for it */
+	fd = open(SP_BLOCKED, O_WRONLY | O_CLOEXEC);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	fd = open(SP_BLOCKED, O_RDWR | O_CLOEXEC);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+
+	ASSERT_EQ(0, pipe(fds));
+	/* time off: no task, though one waits (no call is timed) */
 	ASSERT_EQ(0, sp_configure("caller", 0, 0));
-	ASSERT_EQ(0, sp_child_start(&c, "sp_sleeper2", child_sleep_2s, NULL));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_reader", child_read_pipe, fds));
 	ASSERT_EQ(0, sp_child_go(&c));
-	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
+	ASSERT_EQ(0, sp_wait_blocked(c.pid));
 	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(1ULL, v.enabled);
 	EXPECT_EQ(0ULL, v.time);
 	EXPECT_EQ(0ULL, v.entries);
 	sp_view_free(&v);
-	/* time on now: the sleep began before, not shown */
-	ASSERT_EQ(0, sp_configure("caller", 1, 0));
-	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
-	EXPECT_EQ(1ULL, v.time);
-	EXPECT_EQ(NULL, blocked_find(&v, c.pid)) log_blocked(_metadata, &v);
-	sp_view_free(&v);
-	EXPECT_EQ(0, sp_child_wait(c.pid));
+	EXPECT_EQ(0, sp_release_reader(c.pid, fds));
 
-	/* a sleep timed from its start: shown, also after a reset */
-	ASSERT_EQ(0, sp_child_start(&c, "sp_sleeper2", child_sleep_2s, NULL));
+	/* a wait timed from its start: shown, also after a reset */
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_reader", child_read_pipe, fds));
 	ASSERT_EQ(0, sp_child_go(&c));
-	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
+	ASSERT_EQ(0, sp_wait_blocked(c.pid));
 	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
 	EXPECT_NE(NULL, blocked_find(&v, c.pid)) log_blocked(_metadata, &v);
 	sp_view_free(&v);
-	/* accounting off: nothing; on again: the sleep predates it */
+	/* accounting off: nothing; on again: the wait predates it */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, v.enabled);
@@ -6755,7 +6797,11 @@ TEST_F_TIMEOUT(sp, blocked_only_timed_calls, T_SHORT)
 	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(NULL, blocked_find(&v, c.pid)) log_blocked(_metadata, &v);
 	sp_view_free(&v);
-	EXPECT_EQ(0, sp_child_wait(c.pid));
+	/* it was still waiting: the check above saw a wait, not none */
+	EXPECT_TRUE(sp_still_reading(c.pid));
+	EXPECT_EQ(0, sp_release_reader(c.pid, fds));
+	close(fds[0]);
+	close(fds[1]);
 }
 
 /*
@@ -6768,12 +6814,14 @@ TEST_F_TIMEOUT(sp, blocked_kptr_restrict, T_SHORT)
 	const struct sp_entry *e;
 	struct sp_child c;
 	struct sp_view v;
+	int fds[2];
 
+	ASSERT_EQ(0, pipe(fds));
 	ASSERT_EQ(0, save_kptr(_metadata, &self->saved_kptr));
 	ASSERT_EQ(0, sp_configure("caller", 1, 0));
-	ASSERT_EQ(0, sp_child_start(&c, "sp_sleeper2", child_sleep_2s, NULL));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_reader", child_read_pipe, fds));
 	ASSERT_EQ(0, sp_child_go(&c));
-	ASSERT_EQ(0, sp_wait_nanosleeping(c.pid));
+	ASSERT_EQ(0, sp_wait_blocked(c.pid));
 
 	ASSERT_EQ(0, sp_write(KPTR_RESTRICT, "2"));
 	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
@@ -6790,7 +6838,68 @@ TEST_F_TIMEOUT(sp, blocked_kptr_restrict, T_SHORT)
 	EXPECT_TRUE(kallsyms_has(e->func, e->address - e->off))
 		TH_LOG("%016llx is not %s", e->address, e->symbol);
 	sp_view_free(&v);
-	EXPECT_EQ(0, sp_child_wait(c.pid));
+	EXPECT_EQ(0, sp_release_reader(c.pid, fds));
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* The site of a child blocked in a pipe read, in the caller mode. */
+static int blocked_reader_site(struct __test_metadata *_metadata,
+			       char *site, size_t n)
+{
+	char err[SP_ERR_MAX];
+	const struct sp_entry *e;
+	struct sp_child c;
+	struct sp_view v;
+	int fds[2], ret = -1;
+
+	if (pipe(fds))
+		return -1;
+	if (sp_child_start(&c, "sp_reader", child_read_pipe, fds) ||
+	    sp_child_go(&c))
+		goto out;
+	if (!sp_wait_blocked(c.pid) && !sp_read_blocked(&v, err)) {
+		e = blocked_find(&v, c.pid);
+		if (e) {
+			snprintf(site, n, "%s", e->func);
+			ret = 0;
+		} else {
+			log_blocked(_metadata, &v);
+		}
+		sp_view_free(&v);
+	} else {
+		TH_LOG("%s", err);
+	}
+	sp_release_reader(c.pid, fds);
+out:
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+/*
+ * Under a kretprobe on schedule(), the caller mode names a task blocked
+ * now at its real call site, as without the kretprobe, never at the
+ * kretprobe's trampoline.
+ */
+TEST_F_TIMEOUT(sp, blocked_site_under_kretprobe, T_SHORT)
+{
+	char plain[SP_NAME_MAX], traced[SP_NAME_MAX];
+	int ret;
+
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, blocked_reader_site(_metadata, plain, sizeof(plain)));
+	ret = tracer_kretprobe.on();
+	ASSERT_EQ(0, ret) {
+		TH_LOG("kretprobe on: %s", strerror(-ret));
+		tracer_kretprobe.off();
+	}
+	ret = blocked_reader_site(_metadata, traced, sizeof(traced));
+	tracer_kretprobe.off();
+	ASSERT_EQ(0, ret);
+	TH_LOG("blocked in a pipe read at %s; under a kretprobe at %s",
+	       plain, traced);
+	EXPECT_STREQ(plain, traced);
 }
 
 TEST_HARNESS_MAIN
