@@ -100,6 +100,8 @@ END {
 	wl[1] = "pipe"; wl[2] = "poll"
 	kern = first("series", "all", "kernel")
 	if (kern == "") kern = first("peer", "all", "kernel")
+	# The architecture of the guests (x86_64 in results from before it was recorded).
+	arch = all("arch") == "" ? "x86_64" : all("arch")
 	onp = has("series", "on", "pipe_ns_per_round") ? added("series", "on", "pipe") : 0
 	# schedule() calls per many-task run, counted on each kernel: the
 	# series on, and the kprobe+hist trigger on the peer kernel.
@@ -126,12 +128,15 @@ END {
 
 	print "# sched-points benchmark"
 	print ""
-	printf "Made by `make bench` (scripts/bench.sh) on %s, Linux %s, QEMU TCG, %s vCPUs; `make bench` took %s s end to end.\n",
-		date, kern, all("cpus") == "" ? 2 : all("cpus"), secs
+	printf "Made by `make bench` (scripts/bench.sh) on %s, Linux %s, %s, QEMU TCG, %s vCPUs; `make bench` took %s s end to end.\n",
+		date, kern, arch, all("cpus") == "" ? 2 : all("cpus"), secs
 	printf "Each ping-pong figure is the median of %d runs of %d round trips (± half the range).\n",
 		n["vanilla" SUBSEP "vanilla" SUBSEP "pipe_ns_per_round"], all("rounds")
 	print ""
-	print "Three kernels from one tree: *series* (the patches), *vanilla* (the pristine tag, the same fragments without those of the series, `sched-points.config` and `sched-points-kunit.config`) and *peer* (vanilla plus `kernel-config/peer/distro-tracing.config`: function tracing with dynamic ftrace, kprobes on ftrace, BTF, as distributions configure them). The series is compared with vanilla; each peer with the peer kernel untraced."
+	if (has("peer", "all", "kernel"))
+		print "Three kernels from one tree: *series* (the patches), *vanilla* (the pristine tag, the same fragments without those of the series, `sched-points.config` and `sched-points-kunit.config`) and *peer* (vanilla plus `kernel-config/peer/distro-tracing.config`: function tracing with dynamic ftrace, kprobes on ftrace, BTF, as distributions configure them). The series is compared with vanilla; each peer with the peer kernel untraced."
+	else
+		print "Two kernels from one tree: *series* (the patches) and *vanilla* (the pristine tag, the same fragments without those of the series, `sched-points.config` and `sched-points-kunit.config`), the series compared with vanilla."
 	kk = first("peer", "kprobe_hist", "kprobe_kind")
 	if (kk != "")
 		printf "\nThe kprobe on schedule() (debugfs `kprobes/list`): `[%s]`%s.\n", kk,
@@ -287,10 +292,12 @@ END {
 	if (has("series", "preempt_kinds1", "ns_per_call")) {
 		print "## A preempt hit"
 		print ""
-		printf "The test module'"'"'s preempt file: a task calls preempt_enable() with need_resched set, which enters preempt_schedule() through the x86 thunk and __schedule() (no other task to run): %.1f guest ns per call with kinds=0, %.1f with kinds=1 (caller mode), so a preempt hit costs %.1f guest instructions. Counted: %d of %d calls, at %s (the thunk'"'"'s caller).\n",
+		printf "The test module'"'"'s preempt file: a task calls preempt_enable() with need_resched set, which enters preempt_schedule() %s and __schedule() (no other task to run): %.1f guest ns per call with kinds=0, %.1f with kinds=1 (caller mode), so a preempt hit costs %.1f guest instructions. Counted: %d of %d calls, at %s (%s).\n",
+			arch == "aarch64" ? "through dynamic_preempt_schedule() (a static key on arm64, no thunk)" : "through the x86 thunk",
 			med("series", "preempt_kinds0", "ns_per_call"), med("series", "preempt_kinds1", "ns_per_call"),
 			med("series", "preempt_kinds1", "ns_per_call") - med("series", "preempt_kinds0", "ns_per_call"),
-			first("series", "preempt", "calls_counted"), first("series", "preempt", "calls_made"), first("series", "preempt", "site")
+			first("series", "preempt", "calls_counted"), first("series", "preempt", "calls_made"), first("series", "preempt", "site"),
+			arch == "aarch64" ? "the wrapper'"'"'s caller" : "the thunk'"'"'s caller"
 		print ""
 	}
 	if (has("series", "storm", "tasks")) {

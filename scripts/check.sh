@@ -3,8 +3,10 @@
 # shell linter, the tool's analysis), sparse and W=1 against the pristine
 # tree, every prefix of the series builds, the host tests of tools/, then
 # the kselftests (and KUnit) in a QEMU guest on each kernel of SP_VARIANTS
-# (default "main debug": the kernel of the demo, then the debug kernel with
-# KASAN, lockdep, UBSAN). Fails closed: scripts/count-tap.py judges every
+# (default "main debug arm64": the kernel of the demo, the debug kernel
+# with KASAN, lockdep, UBSAN, and the main kernel cross-built for arm64 on
+# qemu-system-aarch64, whose passing result is kept and replayed as
+# "(cached)" while nothing it depends on changed). Fails closed: scripts/count-tap.py judges every
 # step's TAP (plans, nesting, no skip but those selftests/manifest allows,
 # every test the manifest names must report), and a step that exits non-zero
 # fails even when its TAP looks clean. Ends with a table of the time each
@@ -13,13 +15,14 @@
 # N failed" (", N skipped").
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,13s/^# \{0,1\}//p' "$0"
+	sed -n '2,15s/^# \{0,1\}//p' "$0"
 	echo "usage: $0   (SP_INJECT=VALUE plants a fault that must fail the run:"
 	echo "       fail|panic|hang|partial|missing|skip|late, see scripts/guest/init;"
 	echo "       SP_HOST_TESTS=0 runs the guests only)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
+source "$REPO/scripts/result-cache.sh"
 # --step NAME COMMAND...: run a step in the background for the main run:
 # TAP to build/NAME.tap, stderr to build/NAME.log, "status seconds" to
 # build/NAME.rc.
@@ -34,15 +37,17 @@ start=$SECONDS
 passed=0 failed=0 skipped=0
 times=()
 
+variants=${SP_VARIANTS:-main debug arm64}
+[ -n "${variants// /}" ] || die "SP_VARIANTS names no kernel variant"
 # Without the host tests (SP_HOST_TESTS=0) only the guests run: no lint.
 if [ "${SP_HOST_TESTS:-1}" != 0 ]; then
 	"$REPO/scripts/install-deps.sh" check
+elif [[ " $variants " == *" arm64 "* ]]; then
+	"$REPO/scripts/install-deps.sh" build guest arm64
 else
 	"$REPO/scripts/install-deps.sh" build guest
 fi
 mkdir -p "$BUILD"
-variants=${SP_VARIANTS:-main debug}
-[ -n "${variants// /}" ] || die "SP_VARIANTS names no kernel variant"
 for v in SP_KERNEL SP_INITRD SP_OUT; do
 	[ -z "${!v:-}" ] || die "$v is set: make check tests the kernels it builds, in its own directories"
 done
@@ -131,13 +136,49 @@ if [ "${SP_HOST_TESTS:-1}" != 0 ]; then
 	tap_step cache-test "$REPO/scripts/test-result-cache.sh"
 fi
 
+# guest_env GUEST: the environment of its kernel's build and boot: the
+# variant, and for arm64 ARCH=arm64 with the main kernel's variant (only
+# then: an empty ARCH in kbuild's environment is not x86).
+guest_env() {
+	if [ "$1" = arm64 ]; then echo ARCH=arm64 VARIANT=; else echo "VARIANT=$1"; fi
+}
+
 # guest_build VARIANT: build that kernel, its kselftests and initramfs.
 guest_build() {
-	local t0=$SECONDS
-	VARIANT=$1 "$REPO/scripts/build-kernel.sh"
-	VARIANT=$1 "$REPO/scripts/build-selftests.sh"
-	VARIANT=$1 "$REPO/scripts/build-initramfs.sh"
+	local t0=$SECONDS s genv
+	read -ra genv < <(guest_env "$1")
+	for s in build-kernel build-selftests build-initramfs; do
+		env "${genv[@]}" "$REPO/scripts/$s.sh"
+	done
 	times+=("kernel-${1:-main} $((SECONDS - t0))")
+}
+
+# arm64_guest_key: the key of the arm64 guest's kept result: all that its run
+# depends on. The kernel tree, the fragments its config is made of, the
+# selftests and the manifest, what goes into the initramfs (the guest's
+# scripts, the tool, bench/, Debian's arm64 busybox), the scripts that
+# build, boot and judge it (and this script's functions that do), the
+# compilers and QEMU, kbuild's environment and the guest's SP_ settings.
+arm64_guest_key() {
+	local frags
+	{
+		echo guest-arm64
+		tree_id "$TREE"
+		mapfile -t frags < <(ARCH=arm64 "$REPO/scripts/configure-kernel.sh" --fragments)
+		tree_id "$REPO" selftests scripts/guest tools/schedpoints bench "${frags[@]}"
+		script_id "$REPO"/scripts/{env,result-cache,prepare-tree,configure-kernel,build-kernel}.sh \
+			"$REPO"/scripts/{build-selftests,build-initramfs,run-guest,scan-splats,check-taint}.sh \
+			"$REPO/scripts/count-tap.py"
+		declare -f guest_env guest_build guest_out guest_run guest_judge judge
+		toolchain_id
+		build_env_id
+		aarch64-linux-gnu-gcc --version | head -1
+		aarch64-linux-gnu-ld --version | head -1
+		dpkg-query -W libc6-dev-arm64-cross qemu-system-arm
+		qemu-system-aarch64 --version | head -1
+		sha256sum <"$ARM64_DEBS/root/bin/busybox"
+		env | LC_ALL=C sort | grep -E '^SP_' | grep -vE '^SP_(VARIANTS|HOST_TESTS)=' || true
+	} | result_key
 }
 
 # guest_out GUEST: the output directory of a guest run (a kernel variant,
@@ -148,7 +189,7 @@ guest_out() { echo "$BUILD/guest-check${1:+-$1}"; }
 # to OUT/rc. The guests are single-threaded (TCG), so that they run side
 # by side, one a core.
 guest_run() {
-	local variant=$1 rc=0 out append accel=${SP_ACCEL:-} t0=$SECONDS
+	local variant=$1 rc=0 out append accel=${SP_ACCEL:-} t0=$SECONDS genv
 	out=$(guest_out "$variant")
 	append=${SP_APPEND:-}
 	# KCSAN: the concurrency tests only (the whole suite takes too long),
@@ -171,14 +212,17 @@ guest_run() {
 		append+=" preempt=none acpi=noirq sched_points=1 kunit.filter_glob=sched_points_big"
 		append+=" sp.tests=none"
 	fi
-	VARIANT=$variant SP_OUT=$out SP_APPEND=$append SP_ACCEL=$accel \
+	read -ra genv < <(guest_env "$variant")
+	env "${genv[@]}" SP_OUT="$out" SP_APPEND="$append" SP_ACCEL="$accel" \
 		"$REPO/scripts/run-guest.sh" check 2>"$out.log" || rc=$?
 	echo "$rc $((SECONDS - t0))" >"$out.rc"
 }
 
-# guest_judge VARIANT STATUS: judge its TAP against the manifest (STATUS:
-# how guest_run itself exited). No verdict, a splat or a timeout fails the
-# run (scripts/run-guest.sh).
+# guest_judge VARIANT STATUS [cached]: judge its TAP against the manifest
+# (STATUS: how guest_run itself exited; cached: the TAP is a kept pass,
+# replayed). No verdict, a splat or a timeout fails the run
+# (scripts/run-guest.sh). The arm64 guest's pass is kept, under
+# arm64_key.
 guest_judge() {
 	local variant=$1 name=${1:-main} rc secs out
 	out=$(guest_out "$variant")
@@ -192,14 +236,38 @@ guest_judge() {
 	if [ "$rc" != 0 ]; then
 		step_failed "guest-$name" "the guest run failed (exit $rc): see above and $out/"
 	fi
-	times+=("guest-$name ${secs:-?} (side by side)")
+	if [ "$variant" = arm64 ] && [ -n "$arm64_key" ] && [ "${3:-}" != cached ] &&
+		[ "$rc" = 0 ] && [ "$judged_failed" = 0 ]; then
+		result_put "$arm64_key" <"$out/share/tap.txt"
+	fi
+	times+=("guest-$name ${secs:-?} (${3:-side by side})")
 }
 
-guests=() later=()
+# The arm64 guest: its kept pass when nothing it depends on changed (never
+# with a planted fault), else built and run after the first guest, on
+# its core (with main and debug: main, debug-preempt-none and arm64 take
+# less time together than the debug guest beside them).
+guests=() later=() arm64_key=
 for variant in $variants; do
 	[ "$variant" = main ] && variant=
+	if [ "$variant" = arm64 ] && [ -z "${SP_INJECT:-}" ]; then
+		t0=$SECONDS
+		arm64_key=$(arm64_guest_key)
+		out=$(guest_out arm64)
+		rm -rf "$out" "$out.rc" "$out.log"
+		mkdir -p "$out/share"
+		if result_replay "$arm64_key" nested >"$out/share/tap.txt"; then
+			echo "0 $((SECONDS - t0))" >"$out.rc"
+			guest_judge arm64 0 cached
+			continue
+		fi
+	fi
 	guest_build "$variant"
-	guests+=("$variant")
+	if [ "$variant" = arm64 ] && [ ${#guests[@]} != 0 ]; then
+		later+=(arm64)
+	else
+		guests+=("$variant")
+	fi
 	[ "$variant" != debug ] || later+=(debug-preempt-none)
 done
 # Nothing of an earlier run may be read as this one's.

@@ -6,9 +6,11 @@
 # VARIANT=debug), then olddefconfig.
 # Fails listing every fragment line that did not take effect (a later
 # fragment's line for the same symbol replaces an earlier one's).
+# --fragments: only print those fragments, one a line (relative to the
+# checkout), for a cache key.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	echo "usage: [ARCH=arm64] [VARIANT=debug] [FRAGMENTS='a.config b.config'] $0"
+	echo "usage: [ARCH=arm64] [VARIANT=debug] [FRAGMENTS='a.config b.config'] $0 [--fragments]"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -29,6 +31,10 @@ for f in $FRAGMENTS; do
 	[ -f "$f" ] || die "no fragment kernel-config/$f"
 	frags+=("$REPO/kernel-config/$f")
 done
+if [ "${1:-}" = --fragments ]; then
+	printf '%s\n' "${frags[@]#"$REPO"/}"
+	exit 0
+fi
 mkdir -p "$OBJ"
 # A later fragment's line for a symbol overrides an earlier one's, as in
 # merge_config.sh (debug-kcsan.config turns off qemu-guest.config's

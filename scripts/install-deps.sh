@@ -7,9 +7,9 @@
 # (the arm64 guest: the cross compiler and C library, qemu-system-aarch64,
 # and busybox-static's arm64 .deb, fetched to ARM64_DEBS and unpacked
 # there: the machine's dpkg architectures are left as they are); demo is
-# build and guest, check is build, guest, lint, host-tests and distro; no
-# group: all of them but arm64. Needs root (or sudo) only when there is
-# something to install.
+# build and guest, check is build, guest, lint, host-tests, distro and
+# arm64 (make check boots the arm64 guest); no group: all of them. Needs
+# root (or sudo) only when there is something to install.
 #
 # The install starts and enables no service: a temporary policy-rc.d that
 # exits 101 keeps the packages' maintainer scripts from starting any, every
@@ -54,7 +54,7 @@ group_packages() {
 	bench) printf '%s\n' bpftrace dwarves ;;
 	arm64) printf '%s\n' gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
 	demo) group_packages build; group_packages guest ;;
-	check) for g in build guest lint host-tests distro; do group_packages "$g"; done ;;
+	check) for g in build guest lint host-tests distro arm64; do group_packages "$g"; done ;;
 	all) for g in check bench; do group_packages "$g"; done ;;
 	esac
 }
@@ -93,7 +93,7 @@ arm64_busybox() {
 	note "arm64: busybox $(dpkg-deb -f "$deb" Version) for arm64 in $d/root/bin/busybox"
 }
 for g in "$@"; do
-	[ "$g" != arm64 ] || arm64_busybox
+	case $g in arm64|check|all) arm64_busybox; break ;; esac
 done
 mapfile -t pkgs < <(for g in "$@"; do group_packages "$g"; done | grep -v '^$' | sort -u)
 missing=()

@@ -4,7 +4,9 @@
 #  - count-tap.py on every scripts/tests/count-tap/*.tap, whose
 #    "# expect: P F S" line is the verdict it must print (and
 #    "# manifest: VARIANT" names the variant of that directory's manifest,
-#    "# expect-stderr: LINE" a line its stderr must hold);
+#    "# expect-stderr: LINE" a line its stderr must hold); and two of them
+#    kept and replayed as make check replays the arm64 guest's TAP
+#    (result_replay nested): judged the same, every ok "(cached)";
 #  - scan-splats.sh on each line of scripts/tests/splats/reports.txt (each
 #    must make it exit exactly 1), on clean.txt (exactly 0) and a missing log (2);
 #  - check-taint.sh on synthetic consoles, and run-guest.sh against a fake
@@ -12,8 +14,9 @@
 #  - .ci/run against a fake make: none of the variables that shrink the run
 #    reach it;
 #  - install-deps.sh against a fake apt and systemctl: only the packages of
-#    the groups asked for, said with their sizes before the install; no
-#    service started or left enabled, a policy-rc.d put back; the one-time
+#    the groups asked for (check: the arm64 guest's too), said with their
+#    sizes before the install; no service started or left enabled, a
+#    policy-rc.d put back; the one-time
 #    clean-up of the services an earlier install of ours left enabled;
 #  - build-kernel.sh, rt-build-check.sh and bisect-check.sh on a fake
 #    kernel tree with a fake kbuild (scripts/tests/kbuild/make): planted
@@ -31,7 +34,7 @@
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,31s/^# \{0,1\}//p' "$0"
+	sed -n '2,34s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -54,6 +57,24 @@ for f in "$t"/count-tap/*.tap; do
 	fi
 	[ "$got" = "$want" ] || echo "# got '$got', want '$want'"
 	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" "count-tap.py $(basename "$f"): $want"
+done
+
+# A guest's kept TAP (result_replay KEY nested, as make check replays the
+# arm64 guest's): every ok at any depth says (cached), and the replay is
+# judged against the manifest as the run was (the results keep their names).
+for f in good allowed-skip; do
+	f=$t/count-tap/$f.tap
+	want=$(sed -n 's/^# expect: //p' "$f")
+	got=$(source "$REPO/scripts/result-cache.sh"
+		RESULT_CACHE=$tmp/results
+		result_put kept <"$f"
+		result_replay kept nested >"$tmp/replay.tap"
+		"$REPO/scripts/count-tap.py" --manifest "$t/count-tap/manifest" \
+			--variant "$(sed -n 's/^# manifest: //p' "$f")" "$tmp/replay.tap") || got="exit $?"
+	unmarked=$(grep -E '^[# ]*ok ' "$tmp/replay.tap" | grep -vc ' # (cached)$' || true)
+	[ "$got $unmarked" = "$want 0" ] || echo "# got '$got', $unmarked ok lines not marked"
+	tap_result "$([ "$got $unmarked" = "$want 0" ] && echo 0 || echo 1)" \
+		"result_replay nested: $(basename "$f") replayed, every ok (cached), judged $want as run"
 done
 
 # scan STATUS ARGS...: scan-splats.sh ARGS exits with exactly STATUS (1: a
@@ -262,10 +283,15 @@ deps_reset() {
 	ln -s /lib/systemd/system/ssh.service "$d/etc/multi-user.target.wants/ssh.service"
 	: >"$d/log"
 }
+# An arm64 busybox already fetched (install-deps.sh arm64 fetches it once).
+mkdir -p "$d/arm64-debs/root/bin"
+printf '#!/bin/sh\n' >"$d/arm64-debs/root/bin/busybox"
+chmod +x "$d/arm64-debs/root/bin/busybox"
 # deps_run GROUP...: install-deps.sh on the fakes; output to $d/out.
 deps_run() {
 	env FAKE_DEPS="$d" PATH="$d/bin:$PATH" SYSTEMD_ROOT="$d/etc" SYSTEMD_RUN="$d/run" \
 		POLICY_RC_D="$d/policy-rc.d" SP_STATE_DIR="$d/state" APT_HISTORY_DIR="$d/apt" \
+		ARM64_DEBS="$d/arm64-debs" \
 		KERNEL_SRC=/nowhere "$REPO/scripts/install-deps.sh" "$@" >"$d/out" 2>&1 ||
 		echo "# install-deps.sh $*: exit $?"
 }
@@ -315,6 +341,17 @@ cmp -s "$d/policy-rc.d" "$d/own-policy" && [ "$(stat -c %a "$d/policy-rc.d")" = 
 	problem+=" the machine's policy-rc.d was not put back as it was;"
 [ -z "$(find "$d" -maxdepth 1 -name 'policy-rc.d?*')" ] || problem+=" a saved copy is left;"
 deps_result "a policy-rc.d of the machine's is replaced during the install (no start) and put back" "$problem"
+
+# make check boots the arm64 guest: its group installs what that needs,
+# and says so.
+deps_reset
+touch "$d/missing/qemu-system-arm" "$d/missing/libc6-dev-arm64-cross"
+deps_run check
+problem=
+grep -qx "installed qemu-system-arm" "$d/log" || problem+=" qemu-system-arm not installed;"
+grep -qE 'apt installs 2 packages .*: libc6-dev-arm64-cross qemu-system-arm$' "$d/out" ||
+	problem+=" not said before the install;"
+deps_result "check installs the arm64 guest's packages (qemu-system-arm, libc6-dev-arm64-cross), said first" "$problem"
 
 # A run killed during its install left our policy-rc.d and the machine's
 # aside: the next run, with nothing missing, puts the machine's back.
