@@ -39,6 +39,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1999,8 +2000,11 @@ TEST_F_TIMEOUT(sp, sites_under_kretprobe_then_function_graph, T_LONG)
 #define SP_FREE		SP_DIR "/free"
 /* All tables together take at most a quarter of RAM (MemTotal). */
 #define SP_RAM_SHARE	4ULL
-/* An entry's histogram: SP_HIST_BUCKETS counts of 4 bytes. */
-#define SP_HIST_BYTES	(SP_HIST_BUCKETS * 4ULL)
+/*
+ * An entry's histograms (off-CPU time, wait, run delay): three times
+ * SP_HIST_BUCKETS counts of 4 bytes.
+ */
+#define SP_HIST_BYTES	(3 * SP_HIST_BUCKETS * 4ULL)
 
 struct sp_cpus {
 	bool online[SP_CPUS_MAX];
@@ -2020,10 +2024,11 @@ static int read_cpus(struct sp_cpus *c)
 /* 3d. a table's memory, as debugfs stats reports it */
 
 /*
- * The kernel's entry: 64 bytes, so the default 4096 take 256 KiB; tables
- * bigger than the default also keep their fill order, 4 bytes an entry.
+ * The kernel's entry: 64 bytes and 32 for the split of its off-CPU time
+ * (wait, run delay), so the default 4096 take 384 KiB; tables bigger
+ * than the default also keep their fill order, 4 bytes an entry.
  */
-#define SP_ENTRY_BYTES		64ULL
+#define SP_ENTRY_BYTES		96ULL
 #define SP_FILL_ORDER_BYTES	4ULL
 
 TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
@@ -2063,7 +2068,7 @@ TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
 
 /*
  * debugfs stats: one line per possible CPU; each online CPU has a table
- * of @capacity entries (64 bytes each, in tables no bigger than the
+ * of @capacity entries (96 bytes each, in tables no bigger than the
  * default), every other CPU none (capacity 0, 0 bytes, nothing used).
  * Returns the bytes of all tables.
  */
@@ -4182,6 +4187,12 @@ TEST_F_TIMEOUT(sp, offcpu_time_sleep, T_SHORT)
 	EXPECT_GE(e->max_ns, OFFCPU_MIN_NS);
 	EXPECT_LE(e->max_ns, e->total_ns);
 	EXPECT_LT(e->total_ns, OFFCPU_MAX_NS);
+	/* the naps are waits: each ended by its timer's wakeup */
+	TH_LOG("wait_ns %llu wait_max_ns %llu delay_ns %llu delay_max_ns %llu",
+	       e->wait_ns, e->wait_max_ns, e->delay_ns, e->delay_max_ns);
+	EXPECT_GE(e->wait_ns, OFFCPU_SLEEPS * OFFCPU_MIN_NS);
+	EXPECT_GE(e->wait_max_ns, OFFCPU_MIN_NS);
+	EXPECT_EQ(e->total_ns, e->wait_ns + e->delay_ns);
 	sp_view_free(&v);
 }
 
@@ -4356,6 +4367,11 @@ TEST_F_TIMEOUT(sp, offcpu_time_yield, T_SHORT)
 	EXPECT_LE(e->total_ns, wall + wall / 20 + YIELD_SLACK_NS);
 	EXPECT_LE(e->max_ns, e->total_ns);
 	EXPECT_GE(e->max_ns, e->total_ns / e->count);
+	/* a yield waits for nothing: all its time is run delay */
+	EXPECT_EQ(0ULL, e->wait_ns);
+	EXPECT_EQ(0ULL, e->wait_max_ns);
+	EXPECT_EQ(e->total_ns, e->delay_ns);
+	EXPECT_EQ(e->max_ns, e->delay_max_ns);
 	sp_view_free(&v);
 }
 
@@ -6221,51 +6237,69 @@ static int sp_configure_hist(void)
 	return ret;
 }
 
-static unsigned long long hist_sum(const struct sp_entry *e, int from_k,
-				   int to_k)
+static unsigned long long buckets_sum(const unsigned long long *hist,
+				      int from_k, int to_k)
 {
 	unsigned long long sum = 0;
 	int k;
 
 	for (k = from_k; k <= to_k; k++)
-		sum += e->hist[k - SP_HIST_MIN_K];
+		sum += hist[k - SP_HIST_MIN_K];
 	return sum;
+}
+
+static unsigned long long hist_sum(const struct sp_entry *e, int from_k,
+				   int to_k)
+{
+	return buckets_sum(e->hist, from_k, to_k);
+}
+
+/* " K:N" for each bucket of @hist that holds calls, into @buf. */
+static void put_buckets(char *buf, size_t size, const unsigned long long *hist)
+{
+	int k, n = 0;
+
+	buf[0] = '\0';
+	for (k = SP_HIST_MIN_K; k < SP_HIST_MIN_K + SP_HIST_BUCKETS; k++)
+		if (hist[k - SP_HIST_MIN_K] && n < (int)size - 32)
+			n += snprintf(buf + n, size - n, " %d:%llu", k,
+				      hist[k - SP_HIST_MIN_K]);
 }
 
 static void log_hist(struct __test_metadata *_metadata,
 		     const struct sp_entry *e)
 {
-	char buf[512];
-	int k, n = 0;
+	char h[512], w[512], d[512];
 
-	buf[0] = '\0';
-	for (k = SP_HIST_MIN_K; k < SP_HIST_MIN_K + SP_HIST_BUCKETS; k++)
-		if (e->hist[k - SP_HIST_MIN_K] && n < (int)sizeof(buf) - 32)
-			n += snprintf(buf + n, sizeof(buf) - n, " %d:%llu", k,
-				      e->hist[k - SP_HIST_MIN_K]);
-	TH_LOG("%s %s count %llu total_ns %llu max_ns %llu hist%s",
+	put_buckets(h, sizeof(h), e->hist);
+	put_buckets(w, sizeof(w), e->wait_hist);
+	put_buckets(d, sizeof(d), e->delay_hist);
+	TH_LOG("%s %s count %llu total_ns %llu max_ns %llu hist%s; wait %llu max %llu hist%s; delay %llu max %llu hist%s",
 	       sp_kind_name(e->kind), e->symbol, e->count, e->total_ns,
-	       e->max_ns, buf);
+	       e->max_ns, h, e->wait_ns, e->wait_max_ns, w, e->delay_ns,
+	       e->delay_max_ns, d);
 }
 
 /*
- * A line's histogram holds every call of it, and agrees with its times:
- * bucket K holds times in [2^K, 2^(K+1)) (K 9 from 0, K 34 without end),
- * so total_ns lies between the sums of the bounds, and max_ns in the
- * last non-empty bucket.
+ * A histogram of a line holds every call of it, and agrees with the sum
+ * and the longest of its times: bucket K holds times in [2^K, 2^(K+1))
+ * (K 9 from 0, K 34 without end), so @total lies between the sums of
+ * the bounds, and @max in the last non-empty bucket.
  */
-static void check_hist_agrees(struct __test_metadata *_metadata,
-			      const struct sp_entry *e)
+static void check_buckets_agree(struct __test_metadata *_metadata,
+				const struct sp_entry *e,
+				const unsigned long long *hist,
+				unsigned long long total,
+				unsigned long long max)
 {
 	unsigned long long lo = 0, hi = 0, n;
 	int k, top = -1;
 
-	ASSERT_TRUE(e->has_hist) log_hist(_metadata, e);
-	EXPECT_EQ(e->count, hist_sum(e, SP_HIST_MIN_K,
-				     SP_HIST_MIN_K + SP_HIST_BUCKETS - 1))
+	EXPECT_EQ(e->count, buckets_sum(hist, SP_HIST_MIN_K,
+					SP_HIST_MIN_K + SP_HIST_BUCKETS - 1))
 		log_hist(_metadata, e);
 	for (k = SP_HIST_MIN_K; k < SP_HIST_MIN_K + SP_HIST_BUCKETS; k++) {
-		n = e->hist[k - SP_HIST_MIN_K];
+		n = hist[k - SP_HIST_MIN_K];
 		if (!n)
 			continue;
 		lo += k == SP_HIST_MIN_K ? 0 : n << k;
@@ -6273,13 +6307,30 @@ static void check_hist_agrees(struct __test_metadata *_metadata,
 		      n << (k + 1);
 		top = k;
 	}
-	EXPECT_LE(lo, e->total_ns) log_hist(_metadata, e);
-	EXPECT_GT(hi, e->total_ns) log_hist(_metadata, e);
+	EXPECT_LE(lo, total) log_hist(_metadata, e);
+	EXPECT_GT(hi, total) log_hist(_metadata, e);
 	ASSERT_LE(0, top);
 	if (top > SP_HIST_MIN_K)
-		EXPECT_LE(1ULL << top, e->max_ns) log_hist(_metadata, e);
+		EXPECT_LE(1ULL << top, max) log_hist(_metadata, e);
 	if (top < SP_HIST_MIN_K + SP_HIST_BUCKETS - 1)
-		EXPECT_GT(1ULL << (top + 1), e->max_ns) log_hist(_metadata, e);
+		EXPECT_GT(1ULL << (top + 1), max) log_hist(_metadata, e);
+}
+
+/*
+ * Each of a line's three histograms (off-CPU time, wait, run delay)
+ * holds every call of it and agrees with its times.
+ */
+static void check_hist_agrees(struct __test_metadata *_metadata,
+			      const struct sp_entry *e)
+{
+	ASSERT_TRUE(e->has_hist) log_hist(_metadata, e);
+	ASSERT_TRUE(e->has_wait_hist) log_hist(_metadata, e);
+	ASSERT_TRUE(e->has_delay_hist) log_hist(_metadata, e);
+	check_buckets_agree(_metadata, e, e->hist, e->total_ns, e->max_ns);
+	check_buckets_agree(_metadata, e, e->wait_hist, e->wait_ns,
+			    e->wait_max_ns);
+	check_buckets_agree(_metadata, e, e->delay_hist, e->delay_ns,
+			    e->delay_max_ns);
 }
 
 /*
@@ -6413,8 +6464,8 @@ TEST_F_TIMEOUT(sp, hist_module_naps, T_LONG)
 /*
  * A reset empties the histograms: the slot a key gets again starts with
  * none of its old buckets.  And the switch: with hist on the tables take
- * 64 + 26 * 4 bytes per entry; time off turns hist off, frees the
- * histograms (64 bytes per entry again) and keeps the counts; hist on
+ * 96 + 3 * 26 * 4 bytes per entry; time off turns hist off, frees the
+ * histograms (96 bytes per entry again) and keeps the counts; hist on
  * again turns time on and resets the counts, so that every line's
  * buckets hold all its calls.
  */
@@ -6446,7 +6497,7 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	for (i = 0; i < st.nr; i++)
-		EXPECT_EQ(st.cpu[i].capacity * (64 + SP_HIST_BUCKETS * 4),
+		EXPECT_EQ(st.cpu[i].capacity * (SP_ENTRY_BYTES + SP_HIST_BYTES),
 			  st.cpu[i].bytes) TH_LOG("cpu %llu", st.cpu[i].cpu);
 	sp_stats_free(&st);
 
@@ -6458,7 +6509,7 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	EXPECT_LT(0ULL, st.used);
 	for (i = 0; i < st.nr; i++)
-		EXPECT_EQ(st.cpu[i].capacity * 64, st.cpu[i].bytes)
+		EXPECT_EQ(st.cpu[i].capacity * SP_ENTRY_BYTES, st.cpu[i].bytes)
 			TH_LOG("cpu %llu", st.cpu[i].cpu);
 	sp_stats_free(&st);
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
@@ -6478,7 +6529,7 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, st.used);
 	for (i = 0; i < st.nr; i++)
-		EXPECT_EQ(st.cpu[i].capacity * (64 + SP_HIST_BUCKETS * 4),
+		EXPECT_EQ(st.cpu[i].capacity * (SP_ENTRY_BYTES + SP_HIST_BYTES),
 			  st.cpu[i].bytes) TH_LOG("cpu %llu", st.cpu[i].cpu);
 	sp_stats_free(&st);
 }
@@ -6921,6 +6972,271 @@ TEST_F_TIMEOUT(sp, blocked_site_under_kretprobe, T_SHORT)
 	TH_LOG("blocked in a pipe read at %s; under a kretprobe at %s",
 	       plain, traced);
 	EXPECT_STREQ(plain, traced);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 22. the off-CPU time split at the wakeup: the wait and the run delay */
+
+/*
+ * The mixed workload of counts_equal_kprobe_hist with time and histograms
+ * on, read with accounting off: on every line of it (the parser checks
+ * that wait_ns and delay_ns add up to total_ns, and the maxima), each of
+ * the three histograms holds every call and agrees with its times, and
+ * the waits of the sleeper and of the pipe are waits.
+ */
+TEST_F_TIMEOUT(sp, split_adds_up, T_LONG)
+{
+	unsigned long long waited = 0;
+	struct sp_child c[KP_WORKERS];
+	pid_t pids[KP_WORKERS];
+	char err[SP_ERR_MAX];
+	int i, lines = 0;
+	struct sp_view v;
+	size_t j;
+
+	ASSERT_EQ(0, sp_configure_hist());
+	for (i = 0; i < KP_WORKERS; i++) {
+		ASSERT_EQ(0, sp_child_start(&c[i], "sp_mixed", child_mixed,
+					    (void *)(long)i));
+		pids[i] = c[i].pid;
+	}
+	for (i = 0; i < KP_WORKERS; i++)
+		ASSERT_EQ(0, sp_child_go(&c[i]));
+	for (i = 0; i < KP_WORKERS; i++)
+		ASSERT_EQ(0, sp_child_wait(pids[i])) TH_LOG("worker %d", i);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.hist);
+	for (j = 0; j < v.nr; j++) {
+		const struct sp_entry *e = &v.e[j];
+
+		if (!is_worker(pids, KP_WORKERS, e->pid))
+			continue;
+		check_hist_agrees(_metadata, e);
+		if (e->kind != SP_KIND_YIELD)
+			waited += e->wait_ns;
+		lines++;
+	}
+	sp_view_free(&v);
+	TH_LOG("%d lines of %d workers: %llu ns of waits", lines, KP_WORKERS,
+	       waited);
+	EXPECT_LE(KP_WORKERS, lines);
+	/* 20 naps of 1 ms are waits, whatever the pipe's */
+	EXPECT_GE(waited, 20 * (1000000ULL - OFFCPU_SLACK_NS / 2));
+}
+
+/*
+ * The run delay against an independent measure: a synthetic event from
+ * sched_waking to the sched_switch to the woken task, as the kernel's
+ * tracing documentation builds wakeup latency, summed by a hist trigger.
+ * A napper at nice 19 beside a spinner on one CPU waits for the spinner's
+ * slice after each wakeup: milliseconds of run delay per nap, which a run
+ * delay read as 0, or swapped with the 20 ms waits, cannot pass for.
+ * Ours ends a little later (the return from __schedule(), not the
+ * switch) and starts a little later (the wakeup's enqueue, not its
+ * start): 250 us per wakeup and 2% leave room for TCG.
+ */
+#define RD_EVENT	"sp_run_delay"
+#define RD_NAPS		20
+#define RD_NAP_US	20000
+#define RD_SLACK_NS	250000ULL
+#define RD_SYNTH	TRACEFS "/synthetic_events"
+#define RD_WAKING	TRACEFS "/events/sched/sched_waking/trigger"
+#define RD_SWITCH	TRACEFS "/events/sched/sched_switch/trigger"
+#define RD_HIST_DIR	TRACEFS "/events/synthetic/" RD_EVENT
+#define RD_HIST_TRIGGER	"hist:keys=pid:vals=hitcount,delay"
+#define RD_CLOCK	TRACEFS "/trace_clock"
+
+struct rd_triggers {
+	char waking[128], onmatch[256];
+	char clock[32];			/* the trace clock before, or "" */
+};
+
+/* The trace clock in effect: the word of trace_clock in brackets. */
+static int rd_read_clock(char *out, size_t n)
+{
+	char *b = NULL, *open_b, *close_b;
+	size_t len = 0;
+	int ret = sp_read_file(RD_CLOCK, &b, &len);
+
+	if (ret)
+		return ret;
+	open_b = strchr(b, '[');
+	close_b = open_b ? strchr(open_b, ']') : NULL;
+	if (!close_b || (size_t)(close_b - open_b) > n) {
+		free(b);
+		return -EPROTO;
+	}
+	memcpy(out, open_b + 1, close_b - open_b - 1);
+	out[close_b - open_b - 1] = '\0';
+	free(b);
+	return 0;
+}
+
+/*
+ * The event, the triggers for @pid and the perf trace clock (local_clock(),
+ * the scheduler's clock). 0, or -errno with what failed in @why.
+ */
+static int rd_add(struct rd_triggers *t, pid_t pid, const char **why)
+{
+	int ret;
+
+	if (access(RD_SYNTH, F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	*why = "trace_clock";
+	ret = rd_read_clock(t->clock, sizeof(t->clock));
+	if (!ret)
+		ret = sp_write(RD_CLOCK, "perf");
+	if (ret)
+		return ret;
+	*why = "synthetic event (CONFIG_SYNTH_EVENTS?)";
+	ret = trace_append(RD_SYNTH, RD_EVENT " pid_t pid; u64 delay\n");
+	if (ret)
+		return ret;
+	snprintf(t->waking, sizeof(t->waking),
+		 "hist:keys=pid:rd_ts=common_timestamp if pid == %d", pid);
+	snprintf(t->onmatch, sizeof(t->onmatch),
+		 "hist:keys=next_pid:rd_delay=common_timestamp-$rd_ts:"
+		 "onmatch(sched.sched_waking).trace(" RD_EVENT
+		 ",next_pid,$rd_delay) if next_pid == %d", pid);
+	*why = "hist trigger on sched_waking";
+	ret = trace_append(RD_WAKING, t->waking);
+	if (ret)
+		return ret;
+	*why = "onmatch trigger on sched_switch";
+	ret = trace_append(RD_SWITCH, t->onmatch);
+	if (ret)
+		return ret;
+	*why = "hist trigger on " RD_EVENT;
+	return trace_append(RD_HIST_DIR "/trigger", RD_HIST_TRIGGER);
+}
+
+/* Remove what rd_add() added, in reverse order; missing parts are fine. */
+static void rd_remove(struct rd_triggers *t)
+{
+	char cmd[300];
+
+	trace_append(RD_HIST_DIR "/trigger", "!" RD_HIST_TRIGGER);
+	if (t->onmatch[0]) {
+		snprintf(cmd, sizeof(cmd), "!%s", t->onmatch);
+		trace_append(RD_SWITCH, cmd);
+	}
+	if (t->waking[0]) {
+		snprintf(cmd, sizeof(cmd), "!%s", t->waking);
+		trace_append(RD_WAKING, cmd);
+	}
+	trace_append(RD_SYNTH, "!" RD_EVENT " pid_t pid; u64 delay\n");
+	if (t->clock[0])
+		sp_write(RD_CLOCK, t->clock);
+}
+
+/*
+ * "{ pid: 123 } hitcount: 21  delay: 41110000": the wakeups of @pid and
+ * their run delays, summed. 0, or -1 when there is no such line.
+ */
+static int rd_take(pid_t pid, unsigned long long *wakeups,
+		   unsigned long long *delay)
+{
+	char *b = NULL, *line, *save = NULL, *h, *d;
+	size_t len = 0;
+	int ret = -1;
+
+	if (sp_read_file(RD_HIST_DIR "/hist", &b, &len))
+		return -1;
+	for (line = strtok_r(b, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "pid:");
+
+		h = strstr(line, "hitcount:");
+		d = strstr(line, "delay:");
+		if (!p || !h || !d ||
+		    strtol(p + strlen("pid:"), NULL, 10) != pid)
+			continue;
+		*wakeups = strtoull(h + strlen("hitcount:"), NULL, 10);
+		*delay = strtoull(d + strlen("delay:"), NULL, 10);
+		ret = 0;
+	}
+	free(b);
+	return ret;
+}
+
+/* Nap RD_NAPS times at nice 19 on the CPU in @arg; 10 if not pinned. */
+static int child_rd_napper(void *arg)
+{
+	if (pin_to((int)(long)arg) || setpriority(PRIO_PROCESS, 0, 19))
+		return 10;
+	sp_nanosleep_n(RD_NAPS, RD_NAP_US);
+	return 0;
+}
+
+TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
+{
+	unsigned long long wakeups = 0, traced = 0, ours = 0, waits = 0;
+	unsigned long long calls = 0, slack;
+	struct rd_triggers t = { 0 };
+	char err[SP_ERR_MAX];
+	struct sp_child n, s;
+	const char *why = "";
+	struct sp_view v;
+	cpu_set_t set;
+	int cpu, ret;
+	size_t i;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &set); cpu--)
+		;
+	ASSERT_GE(cpu, 0);
+	ASSERT_EQ(0, sp_configure("caller", 1, 0));
+	ASSERT_EQ(0, sp_child_start(&s, "sp_spinner", child_spin,
+				    (void *)(long)cpu));
+	self->spinner = s.pid;
+	ASSERT_EQ(0, sp_child_go(&s));
+	ASSERT_EQ(0, sp_child_start(&n, "sp_napper", child_rd_napper,
+				    (void *)(long)cpu));
+	ret = rd_add(&t, n.pid, &why);
+	if (ret)
+		rd_remove(&t);
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s", why, strerror(-ret));
+	ASSERT_EQ(0, sp_child_go(&n));
+	ret = sp_child_wait(n.pid);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	kill(s.pid, SIGKILL);
+	sp_child_wait(s.pid);
+	self->spinner = -1;
+	if (rd_take(n.pid, &wakeups, &traced))
+		wakeups = 0;
+	rd_remove(&t);
+	ASSERT_EQ(0, ret) TH_LOG("napper failed at step %d", ret);
+	ASSERT_LT(0ULL, wakeups) TH_LOG("no %s line for pid %d", RD_EVENT,
+					n.pid);
+
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	for (i = 0; i < v.nr; i++) {
+		const struct sp_entry *e = &v.e[i];
+
+		if (e->pid != (unsigned int)n.pid || e->kind == SP_KIND_YIELD)
+			continue;
+		ours += e->delay_ns;
+		waits += e->wait_ns;
+		calls += e->count;
+	}
+	sp_view_free(&v);
+	slack = wakeups * RD_SLACK_NS + traced / 50;
+	TH_LOG("%llu wakeups: run delay %llu ns traced, %llu ns ours in %llu waits (wait %llu ns), slack %llu ns",
+	       wakeups, traced, ours, calls, waits, slack);
+	/* the setup worked: the spinner made the napper wait for the CPU */
+	ASSERT_LT(2 * slack, traced)
+		TH_LOG("the napper hardly waited for the spinner");
+	/*
+	 * One wakeup per wait: but for a wakeup that found the napper still
+	 * on its CPU (sched_waking, no wait ended), a rare race.
+	 */
+	EXPECT_LE(calls, wakeups + 2);
+	EXPECT_LE(wakeups, calls + 2);
+	EXPECT_LE(traced, ours + slack);
+	EXPECT_LE(ours, traced + slack);
+	EXPECT_GE(waits, RD_NAPS * (RD_NAP_US * 1000ULL - OFFCPU_SLACK_NS));
 }
 
 TEST_HARNESS_MAIN

@@ -4,7 +4,8 @@
  * /proc/sched_points, debugfs sched_points/raw and sched_points/stats
  * strictly, as Documentation/scheduler/sched-points.rst defines them:
  * format versions 1 and 2 and their minors (a minor only adds summary names;
- * 2 adds lines of exited tasks, pid 0, and the folded summary);
+ * 2 adds lines of exited tasks, pid 0, the folded summary, and the split of
+ * off-CPU time into wait and run delay: six fields after max_ns);
  * any other major is refused.  Any line that does not follow the format is
  * an error, with the line number and the line in the message.
  */
@@ -56,8 +57,9 @@
 #define SP_MOD_MAX	64	/* MODULE_NAME_LEN - sizeof(unsigned long) */
 #define SP_ERR_MAX	768
 #define SP_WORD_MAX	16	/* a mode name */
-#define SP_NR_FIELDS	10	/* fields of a data line */
-#define SP_MAX_FIELDS	11	/* cpu and the ten, in raw */
+#define SP_NR_FIELDS	16	/* fields of a data line, version 2 */
+#define SP_NR_FIELDS_V1	10	/* fields of a data line, version 1 */
+#define SP_MAX_FIELDS	17	/* cpu and the sixteen, in raw */
 /* Buckets of a histogram of off-CPU time: K from 9 to 34. */
 #define SP_HIST_MIN_K	9
 #define SP_HIST_BUCKETS	26
@@ -90,8 +92,12 @@ struct sp_entry {
 	unsigned long long count;
 	unsigned long long total_ns;
 	unsigned long long max_ns;
+	/* version 2 (and raw) only, 0 in 1: total_ns split at the wakeup */
+	unsigned long long wait_ns, wait_max_ns, delay_ns, delay_max_ns;
 	bool has_hist;			/* a hist other than "-" */
+	bool has_wait_hist, has_delay_hist;	/* version 2: as has_hist */
 	unsigned long long hist[SP_HIST_BUCKETS];	/* [K - SP_HIST_MIN_K] */
+	unsigned long long wait_hist[SP_HIST_BUCKETS], delay_hist[SP_HIST_BUCKETS];
 	unsigned long long address;
 	char symbol[SP_SYM_MAX];	/* as printed */
 	char func[SP_NAME_MAX];		/* "" for a bare 0x... address */
@@ -109,7 +115,7 @@ struct sp_view {
 	unsigned int minor;		/* of version M.N; 0 for raw */
 	bool has_minor;
 	unsigned long long enabled, cpus, capacity, used, entries, dropped;
-	unsigned long long folded;	/* since 1.1; 0 before */
+	unsigned long long folded;	/* since 2; 0 in 1 */
 	char mode[SP_WORD_MAX];		/* caller or effective */
 	unsigned long long time, kinds, hist;	/* switches, 0 or 1 */
 	size_t nr;
@@ -677,10 +683,12 @@ static inline const char *sp_kind_name(int kind)
 }
 
 /*
- * The hist field: "-", or K:N pairs with K ascending in
- * [9, 34] and N non-zero, comma separated.
+ * A histogram field (hist, wait_hist or delay_hist): "-", or K:N pairs with
+ * K ascending in [9, 34] and N non-zero, comma separated.  Fills @hist
+ * ([K - SP_HIST_MIN_K]) and sets *@has for a field other than "-".
  */
-static inline bool sp_parse_hist(const char *s, size_t n, struct sp_entry *e,
+static inline bool sp_parse_hist(const char *s, size_t n,
+				 unsigned long long *hist, bool *has,
 				 const char **why)
 {
 	unsigned long long k, num;
@@ -703,7 +711,7 @@ static inline bool sp_parse_hist(const char *s, size_t n, struct sp_entry *e,
 			*why = "hist is not \"-\" or ascending K:N pairs";
 			return false;
 		}
-		e->hist[k - SP_HIST_MIN_K] = num;
+		hist[k - SP_HIST_MIN_K] = num;
 		last = k;
 		i = j + 1;
 	}
@@ -711,18 +719,102 @@ static inline bool sp_parse_hist(const char *s, size_t n, struct sp_entry *e,
 		*why = "empty hist";
 		return false;
 	}
-	e->has_hist = true;
+	*has = true;
+	return true;
+}
+
+/* Do two histograms hold as many calls?  Their N summed without overflow. */
+static inline bool sp_hist_same_sum(const unsigned long long *a,
+				    const unsigned long long *b)
+{
+	unsigned long long sa = 0, sb = 0, ca = 0, cb = 0;
+	int k;
+
+	for (k = 0; k < SP_HIST_BUCKETS; k++) {
+		sa += a[k];
+		ca += sa < a[k];
+		sb += b[k];
+		cb += sb < b[k];
+	}
+	return sa == sb && ca == cb;
+}
+
+/*
+ * Version 2's split of off-CPU time, as the spec defines it: each call's
+ * time is its wait plus its run delay, so wait_ns + delay_ns is total_ns,
+ * each longest is at most max_ns and max_ns at most their sum; a yield
+ * never waits; wait_hist and delay_hist are "-" exactly where hist is, and
+ * hold as many calls as it.
+ */
+static inline bool sp_check_split(const struct sp_entry *e, bool exact,
+				  const char **why)
+{
+	if (e->kind == SP_KIND_YIELD && (e->wait_ns || e->wait_max_ns)) {
+		*why = "a wait on a yield line";
+		return false;
+	}
+	if (e->has_wait_hist != e->has_hist ||
+	    e->has_delay_hist != e->has_hist) {
+		*why = "wait_hist or delay_hist is \"-\" where hist is not, or the reverse";
+		return false;
+	}
+	/*
+	 * A read while accounting is on may copy a call's off-CPU time
+	 * before its split and its buckets (the spec): the sums and
+	 * maxima agree in a snapshot taken with accounting off only.
+	 */
+	if (!exact)
+		return true;
+	if (e->wait_ns > e->total_ns || e->total_ns - e->wait_ns != e->delay_ns) {
+		*why = "wait_ns + delay_ns is not total_ns";
+		return false;
+	}
+	if (e->wait_max_ns > e->max_ns) {
+		*why = "wait_max_ns > max_ns";
+		return false;
+	}
+	if (e->delay_max_ns > e->max_ns) {
+		*why = "delay_max_ns > max_ns";
+		return false;
+	}
+	/* wait_max_ns <= max_ns: no overflow */
+	if (e->max_ns - e->wait_max_ns > e->delay_max_ns) {
+		*why = "max_ns > wait_max_ns + delay_max_ns";
+		return false;
+	}
+	if (!sp_hist_same_sum(e->wait_hist, e->hist)) {
+		*why = "wait_hist holds another number of calls than hist";
+		return false;
+	}
+	if (!sp_hist_same_sum(e->delay_hist, e->hist)) {
+		*why = "delay_hist holds another number of calls than hist";
+		return false;
+	}
 	return true;
 }
 
 /*
- * The ten fields of a data line (@f points at pid): pid tgid kind count
- * total_ns max_ns hist address symbol comm.  @why is set on error.
+ * The fields of a data line (@f points at pid) of format version @major:
+ * pid tgid kind count total_ns max_ns, in version 2 (and raw) then
+ * wait_ns wait_max_ns delay_ns delay_max_ns, then hist, in version 2
+ * wait_hist delay_hist, then address symbol comm: SP_NR_FIELDS_V1 fields
+ * in version 1, SP_NR_FIELDS in 2.  @exact: also the sums and maxima that
+ * agree in a snapshot taken with accounting off only.  @why is set on error.
  */
 static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
-					 struct sp_entry *e, const char **why)
+					 struct sp_entry *e, unsigned int major,
+					 bool exact, const char **why)
 {
+	static const char * const split_bad[] = {
+		"bad wait_ns", "bad wait_max_ns", "bad delay_ns",
+		"bad delay_max_ns",
+	};
+	unsigned long long *split[] = {
+		&e->wait_ns, &e->wait_max_ns, &e->delay_ns, &e->delay_max_ns,
+	};
+	bool v2 = major >= 2;
 	unsigned long long v;
+	size_t i, h;
 
 	if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &v)) {
 		*why = "bad pid";
@@ -751,21 +843,48 @@ static inline bool sp_parse_entry_fields(const char **f, size_t *fl,
 		*why = "bad max_ns";
 		return false;
 	}
+	for (i = 0; v2 && i < ARRAY_SIZE(split); i++) {
+		if (!sp_parse_udec(f[6 + i], fl[6 + i], ~0ULL, split[i])) {
+			*why = split_bad[i];
+			return false;
+		}
+	}
 	/* only schedule() calls are timed */
 	if ((e->kind == SP_KIND_PREEMPT || e->kind == SP_KIND_COND_RESCHED) &&
 	    (e->total_ns || e->max_ns)) {
 		*why = "off-CPU time on a preempt or cond_resched line";
 		return false;
 	}
-	if (!sp_parse_hist(f[6], fl[6], e, why))
+	if ((e->kind == SP_KIND_PREEMPT || e->kind == SP_KIND_COND_RESCHED) &&
+	    (e->wait_ns || e->wait_max_ns || e->delay_ns || e->delay_max_ns)) {
+		*why = "wait or run delay on a preempt or cond_resched line";
 		return false;
-	if (fl[7] != 16 || !sp_parse_lhex(f[7], 16, &e->address)) {
+	}
+	h = v2 ? 10 : 6;	/* hist */
+	if (!sp_parse_hist(f[h], fl[h], e->hist, &e->has_hist, why))
+		return false;
+	if (v2) {
+		if (!sp_parse_hist(f[h + 1], fl[h + 1], e->wait_hist,
+				   &e->has_wait_hist, why)) {
+			*why = "wait_hist is not \"-\" or ascending K:N pairs";
+			return false;
+		}
+		if (!sp_parse_hist(f[h + 2], fl[h + 2], e->delay_hist,
+				   &e->has_delay_hist, why)) {
+			*why = "delay_hist is not \"-\" or ascending K:N pairs";
+			return false;
+		}
+		if (!sp_check_split(e, exact, why))
+			return false;
+		h += 2;
+	}
+	if (fl[h + 1] != 16 || !sp_parse_lhex(f[h + 1], 16, &e->address)) {
 		*why = "address is not 16 lowercase hex digits";
 		return false;
 	}
-	if (!sp_parse_symbol(f[8], fl[8], e, why))
+	if (!sp_parse_symbol(f[h + 2], fl[h + 2], e, why))
 		return false;
-	return sp_parse_comm(f[9], fl[9], e, why);
+	return sp_parse_comm(f[h + 3], fl[h + 3], e, why);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -873,8 +992,14 @@ static const char * const sp_summary_names[] = {
 	"entries", "dropped",
 };
 
-/* The column headers of /proc/sched_points and debugfs raw. */
-#define SP_HDR		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
+/*
+ * The column headers of /proc/sched_points, versions 2 and 1, and of
+ * debugfs raw, which is always the kernel's current format (version 2).
+ */
+#define SP_HDR		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"	\
+			"wait_ns\twait_max_ns\tdelay_ns\tdelay_max_ns\t"	\
+			"hist\twait_hist\tdelay_hist\taddress\tsymbol\tcomm"
+#define SP_HDR_V1	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
 #define SP_RAW_HDR	"cpu\t" SP_HDR
 
 /* Where the value of the numeric summary line @name goes. */
@@ -907,7 +1032,8 @@ static inline bool sp_is_header(const char *s, size_t n, const char *hdr)
 }
 
 /*
- * Parse /proc/sched_points text, version 1 or 1.N.  0, or -1 with a
+ * Parse /proc/sched_points text, version 1, 2 or a minor of them (M.N):
+ * the column header and data lines of the major.  0, or -1 with a
  * message in @err (SP_ERR_MAX bytes).  @what names the file in messages.
  */
 static inline int sp_parse_view(const char *buf, size_t len,
@@ -918,7 +1044,8 @@ static inline int sp_parse_view(const char *buf, size_t len,
 	const char * const *names = sp_summary_names;
 	const size_t nnames = ARRAY_SIZE(sp_summary_names);
 	size_t cap = 0, next = 0;
-	const char *s = "";
+	const char *s = "", *hdr = SP_HDR;
+	int nf = SP_NR_FIELDS;
 	size_t n = 0;
 	bool bad;
 
@@ -953,6 +1080,10 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		v->major = a;
 		v->minor = b;
 		v->has_minor = dot;
+		if (v->major < 2) {
+			hdr = SP_HDR_V1;
+			nf = SP_NR_FIELDS_V1;
+		}
 	}
 
 	/* summary, up to the column header */
@@ -967,9 +1098,13 @@ static inline int sp_parse_view(const char *buf, size_t len,
 			SP_FAIL("no newline at the end");
 		/* no summary line holds a TAB: this is the header or bad */
 		if (n >= 4 && !memcmp(s, "pid\t", 4)) {
-			if (!sp_is_header(s, n, SP_HDR))
-				SP_FAIL("bad column header");
-			break;
+			char want[200];
+
+			if (sp_is_header(s, n, hdr))
+				break;
+			sp_show_line(want, sizeof(want), hdr, strlen(hdr));
+			SP_FAIL("bad column header (version %u has \"%s\")",
+				v->major, want);
 		}
 		sp = memchr(s, ' ', n);
 		if (!sp || sp == s)
@@ -1046,13 +1181,14 @@ static inline int sp_parse_view(const char *buf, size_t len,
 
 		if (bad)
 			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, SP_NR_FIELDS, f, fl))
-			SP_FAIL("not %d TAB separated fields", SP_NR_FIELDS);
+		if (!sp_split(s, n, nf, f, fl))
+			SP_FAIL("not %d TAB separated fields", nf);
 		e = sp_view_add(v, &cap);
 		if (!e)
 			SP_FAIL("out of memory");
 		memset(e, 0, sizeof(*e));
-		if (!sp_parse_entry_fields(f, fl, e, &why))
+		if (!sp_parse_entry_fields(f, fl, e, v->major, !v->enabled,
+					   &why))
 			SP_FAIL("%s", why);
 		/* lines of exited tasks (pid 0) came with version 2 */
 		if (!e->pid && v->major < 2)
@@ -1088,7 +1224,9 @@ fail:
 
 /*
  * Parse debugfs raw: SP_RAW_HDR, then the fields of /proc/sched_points
- * preceded by cpu.  Fills e[] (with cpu); summary fields stay 0.
+ * preceded by cpu, in the kernel's current format (raw has no version
+ * line: version 2, SP_VERSION_MAJOR).  Fills e[] (with cpu); summary
+ * fields stay 0.
  */
 static inline int sp_parse_raw(const char *buf, size_t len,
 			       struct sp_view *v, char *err, const char *what)
@@ -1106,7 +1244,8 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 	if (!sp_next_line(&l, &s, &n, &bad))
 		SP_FAIL("empty file");
 	if (bad || !sp_is_header(s, n, SP_RAW_HDR))
-		SP_FAIL("bad column header");
+		SP_FAIL("bad column header (raw has cpu and the header of version %d)",
+			SP_VERSION_MAJOR);
 	while (sp_next_line(&l, &s, &n, &bad)) {
 		const char *f[SP_MAX_FIELDS], *why = "";
 		unsigned long long cpu;
@@ -1124,7 +1263,9 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 			SP_FAIL("out of memory");
 		memset(e, 0, sizeof(*e));
 		e->cpu = cpu;
-		if (!sp_parse_entry_fields(f + 1, fl + 1, e, &why))
+		/* no summary says whether accounting was off: as if on */
+		if (!sp_parse_entry_fields(f + 1, fl + 1, e, SP_VERSION_MAJOR,
+					   false, &why))
 			SP_FAIL("%s", why);
 	}
 	return 0;

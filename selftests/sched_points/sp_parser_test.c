@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the strict parser in sp_helpers.h, on fixed texts: the example
- * of the interface spec (format version 1) must parse, with the right
- * fields, any other major version must be refused, and so must every kind
- * of malformed line.  Needs no kernel support, so that a parser that
+ * Tests of the strict parser in sp_helpers.h, on fixed texts: the examples
+ * of the interface spec (format versions 1 and 2) must parse, with the
+ * right fields, any other major version must be refused, and so must every
+ * kind of malformed line.  Needs no kernel support, so that a parser that
  * accepts anything cannot make sched_points_test pass.
  */
 #ifndef _GNU_SOURCE
@@ -46,6 +46,43 @@
 	"ffffffffc0201023\tsched_points_test_sleep+0x63/0xb0 "		\
 	"[sched_points_test]\tmy\\040task\n"
 #define SPEC		SPEC_HEAD LINE1 LINE2
+
+/*
+ * Version 2: six fields after max_ns (wait_ns wait_max_ns delay_ns
+ * delay_max_ns, then wait_hist delay_hist after hist), the folded summary.
+ */
+#define V2		"sched_points version 2\n"
+#define S_FOLDED	"folded 312\n"
+#define HDR2		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\twait_ns\t"	\
+			"wait_max_ns\tdelay_ns\tdelay_max_ns\thist\twait_hist\t"	\
+			"delay_hist\taddress\tsymbol\tcomm\n"
+#define HEAD2(entries)	V2 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(entries)	\
+			"folded 0\n" HDR2
+/* Accounting off: the sums and maxima of each line must agree. */
+#define HEAD2_OFF(entries) V2 "enabled 0\n" S_MODE S_TIME S_KINDS S_HIST	\
+			S_REST(entries) "folded 0\n" HDR2
+
+/*
+ * The version 2 example of Documentation/scheduler/sched-points.rst: its
+ * three data lines exactly (its summary says entries 56, of which it shows
+ * these three).
+ */
+#define SPEC2_HEAD	V2 S_EN S_MODE S_TIME "kinds 0\n" S_HIST S_REST(3)	\
+			S_FOLDED HDR2
+#define L2_EXITED "0\t312\tsleep\t312\t15894231\t160702\t15204330\t158110\t"	\
+	"689901\t41022\t15:280,16:31,17:1\t15:281,16:30,17:1\t"		\
+	"9:12,10:250,11:49,15:1\tffffffffb8ad5a4d\tdo_nanosleep+0x6d/0x150\t"	\
+	"cc1\n"
+#define L2_1 "61\t61\tsleep\t40\t812004511\t20310022\t811530002\t"	\
+	"20300140\t474509\t20011\t24:40\t24:40\t13:39,14:1\t"		\
+	"ffffffffb8ad5a4d\tdo_nanosleep+0x6d/0x150\tsleeper\n"
+#define L2_2 "70\t70\tdisk_sleep\t25\t27510960\t1189330\t27342101\t"	\
+	"1180002\t168859\t9328\t19:2,20:23\t19:2,20:23\t12:20,13:5\t"	\
+	"ffffffffc0201023\tsched_points_test_sleep+0x63/0xb0 "		\
+	"[sched_points_test]\tmy\\040task\n"
+#define SPEC2		SPEC2_HEAD L2_EXITED L2_1 L2_2
+/* The call site and comm of the made-up version 2 lines below. */
+#define L2_SITE		"\t0000000000000001\tf+0x1/0x2\ta\n"
 
 static int parse(const char *text, struct sp_view *v, char *err)
 {
@@ -550,43 +587,67 @@ TEST(bad_view_structure)
 	}
 }
 
-#define RAW_HDR		"cpu\t" HDR
+/* debugfs raw: the kernel's current format, cpu then version 2's fields */
+#define RAW_HDR		"cpu\t" HDR2
+#define RAW_HDR_V1	"cpu\t" HDR
 
 TEST(raw)
 {
 	static const char raw[] = RAW_HDR
-		"0\t123\t123\tsleep\t20\t400\t30\t9:20\tffffffff8109a1b2\t"
-		"do_nanosleep+0x6e/0x190\ts\n"
-		"1\t123\t123\tsleep\t25\t500\t40\t9:25\tffffffff8109a1b2\t"
-		"do_nanosleep+0x6e/0x190\ts\n"
-		"1\t123\t123\tyield\t0\t7\t7\t-\tffffffff8109a1b2\t"
-		"do_nanosleep+0x6e/0x190\ts\n"
-		"1\t124\t123\tpreempt\t3\t0\t0\t-\tffffffff81001000\tf+0x1/0x2\tt\n"
-		"1\t7\t7\tdisk_sleep\t4\t9\t5\t9:4\tffffffff81000010\tf+0x9/0xc\tt\n";
+		"0\t123\t123\tsleep\t20\t400\t30\t300\t25\t100\t10\t9:20\t9:20\t"
+		"9:20\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n"
+		"1\t123\t123\tsleep\t25\t500\t40\t450\t40\t50\t5\t9:25\t9:25\t"
+		"9:25\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n"
+		"1\t123\t123\tyield\t0\t7\t7\t0\t0\t7\t7\t-\t-\t-\t"
+		"ffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n"
+		"1\t124\t123\tpreempt\t3\t0\t0\t0\t0\t0\t0\t-\t-\t-\t"
+		"ffffffff81001000\tf+0x1/0x2\tt\n"
+		"1\t7\t7\tdisk_sleep\t4\t9\t5\t6\t4\t3\t2\t9:4\t9:4\t9:4\t"
+		"ffffffff81000010\tf+0x9/0xc\tt\n";
 	static const char * const bad_raw[] = {
-		/* ten fields: no cpu */
-		RAW_HDR "123\t123\tsleep\t20\t0\t0\t-\tffffffff8109a1b2\t"
-			"do_nanosleep+0x6e/0x190\ts\n",
-		/* the /proc header */
+		/* sixteen fields: no cpu */
+		RAW_HDR "123\t123\tsleep\t20\t0\t0\t0\t0\t0\t0\t-\t-\t-\t"
+			"ffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
+		/* the /proc header, of version 2 and of 1 */
+		HDR2,
 		HDR,
 		/* a line without hist under the raw header */
-		RAW_HDR "0\t123\t123\tsleep\t20\t0\t0\tffffffff8109a1b2\t"
-			"do_nanosleep+0x6e/0x190\ts\n",
+		RAW_HDR "0\t123\t123\tsleep\t20\t0\t0\t0\t0\t0\t0\t-\t-\t"
+			"ffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
 		/* a header without hist */
-		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\tcomm\n",
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\twait_ns\t"
+			"wait_max_ns\tdelay_ns\tdelay_max_ns\twait_hist\t"
+			"delay_hist\taddress\tsymbol\tcomm\n",
 		/* bad kind, timed preempt, bad cpu */
-		RAW_HDR "0\t123\t123\tsleepy\t20\t0\t0\t-\tffffffff8109a1b2\t"
-			"do_nanosleep+0x6e/0x190\ts\n",
-		RAW_HDR "0\t123\t123\tpreempt\t20\t1\t1\t-\tffffffff8109a1b2\t"
-			"f+0x6e/0x190\ts\n",
-		RAW_HDR "-1\t123\t123\tsleep\t20\t0\t0\t-\tffffffff8109a1b2\t"
-			"do_nanosleep+0x6e/0x190\ts\n",
-		RAW_HDR "x\t123\t123\tsleep\t20\t0\t0\t-\tffffffff8109a1b2\t"
-			"do_nanosleep+0x6e/0x190\ts\n",
+		RAW_HDR "0\t123\t123\tsleepy\t20\t0\t0\t0\t0\t0\t0\t-\t-\t-\t"
+			"ffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
+		RAW_HDR "0\t123\t123\tpreempt\t20\t1\t1\t0\t0\t1\t1\t-\t-\t-\t"
+			"ffffffff8109a1b2\tf+0x6e/0x190\ts\n",
+		RAW_HDR "-1\t123\t123\tsleep\t20\t0\t0\t0\t0\t0\t0\t-\t-\t-\t"
+			"ffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
+		RAW_HDR "x\t123\t123\tsleep\t20\t0\t0\t0\t0\t0\t0\t-\t-\t-\t"
+			"ffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
 		/* a column appended: raw has no version to allow it */
-		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\t"
-			"symbol\tcomm\textra\n",
+		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\twait_ns\t"
+			"wait_max_ns\tdelay_ns\tdelay_max_ns\thist\twait_hist\t"
+			"delay_hist\taddress\tsymbol\tcomm\textra\n",
+		/* the old format: its header, or its eleven fields */
+		RAW_HDR_V1,
+		RAW_HDR_V1 "0\t123\t123\tsleep\t20\t0\t0\t-\tffffffff8109a1b2\t"
+			"do_nanosleep+0x6e/0x190\ts\n",
+		RAW_HDR "0\t123\t123\tsleep\t20\t0\t0\t-\tffffffff8109a1b2\t"
+			"do_nanosleep+0x6e/0x190\ts\n",
+		/* raw is checked as version 2: a wait on a yield line */
+		RAW_HDR "0\t123\t123\tyield\t20\t400\t30\t1\t1\t399\t30\t-\t-\t"
+			"-\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
 	};
+	/*
+	 * Raw has no summary to say accounting was off: a copy torn by a
+	 * call counted meanwhile (wait_ns + delay_ns != total_ns) is read.
+	 */
+	static const char torn[] = RAW_HDR
+		"0\t123\t123\tsleep\t20\t400\t30\t300\t25\t99\t10\t-\t-\t"
+		"-\tffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n";
 	char err[SP_ERR_MAX];
 	struct sp_view v;
 	size_t i;
@@ -595,10 +656,22 @@ TEST(raw)
 		TH_LOG("%s", err);
 	ASSERT_EQ(5U, v.nr);
 	EXPECT_EQ(1U, v.e[1].cpu);
+	EXPECT_EQ(300ULL, v.e[0].wait_ns);
+	EXPECT_EQ(25ULL, v.e[0].wait_max_ns);
+	EXPECT_EQ(100ULL, v.e[0].delay_ns);
+	EXPECT_EQ(10ULL, v.e[0].delay_max_ns);
 	EXPECT_EQ(SP_KIND_YIELD, v.e[2].kind);
 	EXPECT_EQ(7ULL, v.e[2].total_ns);
+	EXPECT_EQ(7ULL, v.e[2].delay_ns);
+	EXPECT_FALSE(v.e[2].has_wait_hist);
 	EXPECT_EQ(SP_KIND_DISK_SLEEP, v.e[4].kind);
 	EXPECT_EQ(4ULL, v.e[4].hist[0]);
+	EXPECT_TRUE(v.e[4].has_wait_hist);
+	EXPECT_TRUE(v.e[4].has_delay_hist);
+	EXPECT_EQ(4ULL, v.e[4].wait_hist[0]);
+	EXPECT_EQ(4ULL, v.e[4].delay_hist[0]);
+	EXPECT_STREQ("f", v.e[4].func);
+	EXPECT_STREQ("t", v.e[4].comm);
 	EXPECT_EQ(45ULL, sp_count(&v, 123, sp_is_nanosleep, NULL));
 	EXPECT_EQ(3ULL, sp_count(&v, 124, sp_is_kind_preempt, NULL));
 	sp_view_free(&v);
@@ -608,6 +681,9 @@ TEST(raw)
 					   &v, err, "raw"))
 			TH_LOG("bad_raw[%zu] accepted", i);
 	}
+	ASSERT_EQ(0, sp_parse_raw(torn, strlen(torn), &v, err, "raw"))
+		TH_LOG("%s", err);
+	sp_view_free(&v);
 }
 
 TEST(stats)
@@ -716,10 +792,9 @@ TEST(bad_hist)
 
 /*
  * Version 2: lines of exited tasks (pid 0, tgid their number) and the
- * folded summary; a pid-0 line in version 1 is refused, and so is an
- * unknown summary name in 2.0.
+ * folded summary; a pid-0 line in version 1 (ten fields) is refused, and
+ * so is an unknown summary name in 2.0.
  */
-#define S_FOLDED	"folded 312\n"
 #define LINE_EXITED "0\t312\tsleep\t312\t15894231\t160702\t15:280,16:32\t"	\
 	"ffffffffb8ad5a4d\tdo_nanosleep+0x6d/0x150\tcc1\n"
 TEST(version_2_exited_lines)
@@ -727,9 +802,9 @@ TEST(version_2_exited_lines)
 	char err[SP_ERR_MAX] = "";
 	struct sp_view v;
 
-	ASSERT_EQ(0, parse("sched_points version 2\n" S_EN S_MODE S_TIME
-			   S_KINDS S_HIST S_REST(3) S_FOLDED HDR LINE_EXITED
-			   LINE1 LINE2, &v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, parse(V2 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(3)
+			   S_FOLDED HDR2 L2_EXITED L2_1 L2_2, &v, err))
+		TH_LOG("%s", err);
 	EXPECT_EQ(2U, v.major);
 	EXPECT_EQ(312ULL, v.folded);
 	ASSERT_EQ(3U, v.nr);
@@ -742,11 +817,283 @@ TEST(version_2_exited_lines)
 			    HDR LINE_EXITED LINE1 LINE2, &v, err));
 	EXPECT_NE(NULL, strstr(err, "pid 0 (exited tasks) in version 1"))
 		TH_LOG("%s", err);
-	EXPECT_EQ(-1, parse("sched_points version 2\n" S_EN S_MODE S_TIME
-			    S_KINDS S_HIST S_REST(2) "newname 1\n" HDR LINE1
-			    LINE2, &v, err));
+	EXPECT_EQ(-1, parse(V2 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(2)
+			    "newname 1\n" HDR2 L2_1 L2_2, &v, err));
 	EXPECT_NE(NULL, strstr(err, "unknown summary name in version 2.0"))
 		TH_LOG("%s", err);
+}
+
+/* Line @i parsed as @got, which must be @want: every field, every bucket. */
+static void expect_entry(struct __test_metadata *_metadata,
+			 const struct sp_entry *want,
+			 const struct sp_entry *got, size_t i)
+{
+#define EXPECT_SAME(m)							\
+	EXPECT_EQ(want->m, got->m) TH_LOG("line %zu: %s", i, #m)
+#define EXPECT_SAME_BUCKET(m, k)					\
+	EXPECT_EQ(want->m[k], got->m[k])				\
+		TH_LOG("line %zu: %s K %d", i, #m, (k) + SP_HIST_MIN_K)
+	int k;
+
+	EXPECT_SAME(pid);
+	EXPECT_SAME(tgid);
+	EXPECT_SAME(kind);
+	EXPECT_SAME(count);
+	EXPECT_SAME(total_ns);
+	EXPECT_SAME(max_ns);
+	EXPECT_SAME(wait_ns);
+	EXPECT_SAME(wait_max_ns);
+	EXPECT_SAME(delay_ns);
+	EXPECT_SAME(delay_max_ns);
+	EXPECT_SAME(has_hist);
+	EXPECT_SAME(has_wait_hist);
+	EXPECT_SAME(has_delay_hist);
+	for (k = 0; k < SP_HIST_BUCKETS; k++) {
+		EXPECT_SAME_BUCKET(hist, k);
+		EXPECT_SAME_BUCKET(wait_hist, k);
+		EXPECT_SAME_BUCKET(delay_hist, k);
+	}
+	EXPECT_SAME(address);
+	EXPECT_STREQ(want->func, got->func) TH_LOG("line %zu", i);
+	EXPECT_STREQ(want->comm, got->comm) TH_LOG("line %zu", i);
+#undef EXPECT_SAME_BUCKET
+#undef EXPECT_SAME
+}
+
+/*
+ * Version 2's split of off-CPU time: the spec's example, with its wait and
+ * run delay fields and histograms; lines at the limits of the rules; and a
+ * refusal, for its reason, of each line or text that breaks one.
+ */
+#define L2_GOOD	"5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t9:2\t9:2" L2_SITE
+/* A fault a live read may show: a call's time copied before its split. */
+static bool torn_ok(const char *why)
+{
+	return strstr(why, "total_ns") || strstr(why, "max_ns >") ||
+	       strstr(why, "another number of calls");
+}
+
+TEST(version_2_split)
+{
+	/*
+	 * SPEC2's lines as they must parse: TIMES() takes count to
+	 * delay_max_ns in the order of the line, B(K) names K's bucket;
+	 * every bucket not named is 0.
+	 */
+#define TIMES(c, t, m, w, wm, d, dm)					\
+	.count = c, .total_ns = t, .max_ns = m, .wait_ns = w,		\
+	.wait_max_ns = wm, .delay_ns = d, .delay_max_ns = dm,		\
+	.has_hist = true, .has_wait_hist = true, .has_delay_hist = true
+#define B(k)	[(k) - SP_HIST_MIN_K]
+	static const struct sp_entry spec2[] = {
+		{	/* exited tasks of cc1 */
+			.pid = 0, .tgid = 312, .kind = SP_KIND_SLEEP,
+			TIMES(312, 15894231, 160702, 15204330, 158110, 689901,
+			      41022),
+			.hist = { B(15) = 280, B(16) = 31, B(17) = 1 },
+			.wait_hist = { B(15) = 281, B(16) = 30, B(17) = 1 },
+			.delay_hist = { B(9) = 12, B(10) = 250, B(11) = 49,
+					B(15) = 1 },
+			.address = 0xffffffffb8ad5a4dULL,
+			.func = "do_nanosleep", .comm = "cc1",
+		},
+		{
+			.pid = 61, .tgid = 61, .kind = SP_KIND_SLEEP,
+			TIMES(40, 812004511, 20310022, 811530002, 20300140,
+			      474509, 20011),
+			.hist = { B(24) = 40 },
+			.wait_hist = { B(24) = 40 },
+			.delay_hist = { B(13) = 39, B(14) = 1 },
+			.address = 0xffffffffb8ad5a4dULL,
+			.func = "do_nanosleep", .comm = "sleeper",
+		},
+		{	/* max_ns is exactly wait_max_ns + delay_max_ns */
+			.pid = 70, .tgid = 70, .kind = SP_KIND_DISK_SLEEP,
+			TIMES(25, 27510960, 1189330, 27342101, 1180002, 168859,
+			      9328),
+			.hist = { B(19) = 2, B(20) = 23 },
+			.wait_hist = { B(19) = 2, B(20) = 23 },
+			.delay_hist = { B(12) = 20, B(13) = 5 },
+			.address = 0xffffffffc0201023ULL,
+			.func = "sched_points_test_sleep", .comm = "my task",
+		},
+	};
+#undef B
+#undef TIMES
+	static const char * const good[] = {
+		L2_GOOD,
+		/* a yield: no wait, all run delay */
+		"5\t5\tyield\t2\t30\t20\t0\t0\t30\t20\t9:2\t9:2\t9:2" L2_SITE,
+		/* never timed */
+		"5\t5\tpreempt\t3\t0\t0\t0\t0\t0\t0\t-\t-\t-" L2_SITE,
+		"5\t5\tcond_resched\t3\t0\t0\t0\t0\t0\t0\t-\t-\t-" L2_SITE,
+		/* timed without histograms; calls that took 0 ns */
+		"5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t-\t-\t-" L2_SITE,
+		"5\t5\tsleep\t1\t0\t0\t0\t0\t0\t0\t9:1\t9:1\t9:1" L2_SITE,
+		/* 1000 ns all delay, 2000 ns all wait: as many calls, other K */
+		"5\t5\tsleep\t2\t3000\t2000\t2000\t2000\t1000\t1000\t9:1,10:1\t"
+			"9:1,10:1\t9:2" L2_SITE,
+		/* the largest: the N of each histogram add up to 2^64 */
+		"5\t5\tsleep\t1\t18446744073709551615\t18446744073709551615\t"
+			"18446744073709551615\t18446744073709551615\t0\t0\t"
+			"9:18446744073709551615,10:1\t9:1,10:18446744073709551615\t"
+			"33:1,34:18446744073709551615" L2_SITE,
+	};
+	static const struct {
+		const char *line, *why;
+	} bad[] = {
+		/* wait_ns + delay_ns != total_ns: less, more, wrapped */
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t19\t10\t9:2\t9:2\t9:2" L2_SITE,
+		  "wait_ns + delay_ns is not total_ns" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t21\t10\t9:2\t9:2\t9:2" L2_SITE,
+		  "wait_ns + delay_ns is not total_ns" },
+		{ "5\t5\tsleep\t2\t30\t20\t31\t10\t0\t10\t9:2\t9:2\t9:2" L2_SITE,
+		  "wait_ns + delay_ns is not total_ns" },
+		{ "5\t5\tsleep\t2\t30\t20\t18446744073709551615\t10\t31\t10\t9:2\t"
+		  "9:2\t9:2" L2_SITE, "wait_ns + delay_ns is not total_ns" },
+		/* a longest wait or run delay longer than the longest call */
+		{ "5\t5\tsleep\t2\t30\t20\t10\t21\t20\t10\t9:2\t9:2\t9:2" L2_SITE,
+		  "wait_max_ns > max_ns" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t21\t9:2\t9:2\t9:2" L2_SITE,
+		  "delay_max_ns > max_ns" },
+		/* a longest call longer than its longest wait and delay */
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t9\t9:2\t9:2\t9:2" L2_SITE,
+		  "max_ns > wait_max_ns + delay_max_ns" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t0\t20\t0\t9:2\t9:2\t9:2" L2_SITE,
+		  "max_ns > wait_max_ns + delay_max_ns" },
+		/* a yield with a wait */
+		{ "5\t5\tyield\t2\t30\t20\t1\t1\t29\t20\t9:2\t9:2\t9:2" L2_SITE,
+		  "a wait on a yield line" },
+		{ "5\t5\tyield\t2\t30\t20\t0\t1\t30\t20\t9:2\t9:2\t9:2" L2_SITE,
+		  "a wait on a yield line" },
+		/* preempt and cond_resched with any of the four */
+		{ "5\t5\tpreempt\t2\t0\t0\t1\t0\t0\t0\t-\t-\t-" L2_SITE,
+		  "wait or run delay on a preempt or cond_resched line" },
+		{ "5\t5\tpreempt\t2\t0\t0\t0\t1\t0\t0\t-\t-\t-" L2_SITE,
+		  "wait or run delay on a preempt or cond_resched line" },
+		{ "5\t5\tpreempt\t2\t0\t0\t0\t0\t1\t0\t-\t-\t-" L2_SITE,
+		  "wait or run delay on a preempt or cond_resched line" },
+		{ "5\t5\tpreempt\t2\t0\t0\t0\t0\t0\t1\t-\t-\t-" L2_SITE,
+		  "wait or run delay on a preempt or cond_resched line" },
+		{ "5\t5\tcond_resched\t2\t0\t0\t0\t0\t1\t1\t-\t-\t-" L2_SITE,
+		  "wait or run delay on a preempt or cond_resched line" },
+		/* wait_hist or delay_hist "-" where hist is not, or the reverse */
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t-\t9:2" L2_SITE,
+		  "wait_hist or delay_hist is \"-\" where hist is not" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t-\t9:2\t-" L2_SITE,
+		  "wait_hist or delay_hist is \"-\" where hist is not" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t9:2\t-" L2_SITE,
+		  "wait_hist or delay_hist is \"-\" where hist is not" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t-\t-\t9:2" L2_SITE,
+		  "wait_hist or delay_hist is \"-\" where hist is not" },
+		/* other numbers of calls than hist: fewer, more, wrapped */
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t9:1\t9:2" L2_SITE,
+		  "wait_hist holds another number of calls than hist" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t9:2,10:1\t9:2"
+		  L2_SITE, "wait_hist holds another number of calls than hist" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t"
+		  "9:18446744073709551615,10:3\t9:2" L2_SITE,
+		  "wait_hist holds another number of calls than hist" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t9:2\t9:1,10:2"
+		  L2_SITE, "delay_hist holds another number of calls than hist" },
+		/* not the syntax of hist */
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t\t9:2" L2_SITE,
+		  "wait_hist is not \"-\" or ascending K:N pairs" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t8:2\t9:2" L2_SITE,
+		  "wait_hist is not \"-\" or ascending K:N pairs" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t10:1,9:1\t9:2"
+		  L2_SITE, "wait_hist is not \"-\" or ascending K:N pairs" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t9:2,\t9:2" L2_SITE,
+		  "wait_hist is not \"-\" or ascending K:N pairs" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t9:2\t9:0,10:2"
+		  L2_SITE, "delay_hist is not \"-\" or ascending K:N pairs" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2\t9:2\t--" L2_SITE,
+		  "delay_hist is not \"-\" or ascending K:N pairs" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t10\t9:2,\t9:2\t9:2" L2_SITE,
+		  "hist is not \"-\" or ascending K:N pairs" },
+		/* not unsigned decimals */
+		{ "5\t5\tsleep\t2\t30\t20\t010\t10\t20\t10\t9:2\t9:2\t9:2" L2_SITE,
+		  "bad wait_ns" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t-1\t20\t10\t9:2\t9:2\t9:2" L2_SITE,
+		  "bad wait_max_ns" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t\t10\t9:2\t9:2\t9:2" L2_SITE,
+		  "bad delay_ns" },
+		{ "5\t5\tsleep\t2\t30\t20\t10\t10\t20\t1x\t9:2\t9:2\t9:2" L2_SITE,
+		  "bad delay_max_ns" },
+	};
+	static const struct {
+		const char *text, *why;
+	} bad_texts[] = {
+		/* a version 2 text with the column header of version 1 */
+		{ V2 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(2) S_FOLDED HDR
+		  LINE1 LINE2, "line 13: bad column header (version 2 has" },
+		{ "sched_points version 2.1\n" S_EN S_MODE S_TIME S_KINDS S_HIST
+		  S_REST(0) S_FOLDED HDR, "bad column header (version 2 has" },
+		/* a version 1 text with the column header of version 2 */
+		{ V1 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(2) HDR2 L2_1 L2_2,
+		  "line 12: bad column header (version 1 has" },
+		{ "sched_points version 1.1\n" S_EN S_MODE S_TIME S_KINDS S_HIST
+		  S_REST(0) HDR2, "bad column header (version 1 has" },
+		/* the header of the version, the lines of the other */
+		{ HEAD2(2) LINE1 LINE2, "line 14: not 16 TAB separated fields" },
+		{ HEAD(2) L2_1 L2_2, "line 13: not 10 TAB separated fields" },
+	};
+	char text[2048], err[SP_ERR_MAX] = "";
+	struct sp_view v;
+	size_t i;
+
+	ASSERT_EQ(0, parse(SPEC2, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(2U, v.major);
+	EXPECT_FALSE(v.has_minor);
+	EXPECT_EQ(312ULL, v.folded);
+	EXPECT_EQ(3ULL, v.entries);
+	ASSERT_EQ(ARRAY_SIZE(spec2), v.nr);
+	for (i = 0; i < ARRAY_SIZE(spec2); i++)
+		expect_entry(_metadata, &spec2[i], &v.e[i], i);
+	EXPECT_STREQ("sched_points_test", v.e[2].module);
+	EXPECT_TRUE(sp_is_nanosleep(&v.e[1]));
+	EXPECT_TRUE(sp_is_module_sleep(&v.e[2]));
+	EXPECT_EQ(377ULL, sp_total(&v));
+	sp_view_free(&v);
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		snprintf(text, sizeof(text), "%s%s", HEAD2(1), good[i]);
+		err[0] = '\0';
+		EXPECT_EQ(0, parse(text, &v, err))
+			TH_LOG("good[%zu]: %s", i, err);
+		sp_view_free(&v);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(text, sizeof(text), "%s%s", HEAD2_OFF(1), bad[i].line);
+		err[0] = '\0';
+		EXPECT_EQ(-1, parse(text, &v, err))
+			TH_LOG("bad[%zu] accepted", i);
+		EXPECT_NE(NULL, strstr(err, bad[i].why))
+			TH_LOG("bad[%zu]: want \"%s\": %s", i, bad[i].why, err);
+		/*
+		 * Read while accounting is on, a line's sums and maxima may
+		 * be torn by a call counted meanwhile: accepted then.
+		 */
+		snprintf(text, sizeof(text), "%s%s", HEAD2(1), bad[i].line);
+		err[0] = '\0';
+		if (torn_ok(bad[i].why)) {
+			EXPECT_EQ(0, parse(text, &v, err))
+				TH_LOG("bad[%zu] refused with accounting on: %s",
+				       i, err);
+			sp_view_free(&v);
+		} else {
+			EXPECT_EQ(-1, parse(text, &v, err))
+				TH_LOG("bad[%zu] accepted with accounting on", i);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_texts); i++) {
+		err[0] = '\0';
+		EXPECT_EQ(-1, parse(bad_texts[i].text, &v, err))
+			TH_LOG("bad_texts[%zu] accepted", i);
+		EXPECT_NE(NULL, strstr(err, bad_texts[i].why))
+			TH_LOG("bad_texts[%zu]: want \"%s\": %s", i,
+			       bad_texts[i].why, err);
+	}
 }
 
 /* The file reader the kernel tests use reads versions 1.N and 2.N only. */
@@ -756,10 +1103,16 @@ TEST(read_view_file)
 		SPEC,
 		"sched_points version 1.2\n" S_EN S_MODE S_TIME "kinds 0\n"
 			S_HIST S_REST(2) HDR LINE1 LINE2,
+		SPEC2,
+		"sched_points version 2.3\n" S_EN S_MODE S_TIME "kinds 0\n"
+			S_HIST S_REST(3) S_FOLDED "later 1\n" HDR2 L2_EXITED
+			L2_1 L2_2,
 		"sched_points version 3\n" S_EN S_MODE S_TIME "kinds 0\n"
 			S_HIST S_REST(2) HDR LINE1 LINE2,
+		"sched_points version 3\n" S_EN S_MODE S_TIME "kinds 0\n"
+			S_HIST S_REST(3) S_FOLDED HDR2 L2_EXITED L2_1 L2_2,
 	};
-	static const int want[] = { 0, 0, -1 };
+	static const int want[] = { 0, 0, 0, 0, -1, -1 };
 	char path[] = "/tmp/sp_parser_test.XXXXXX", err[SP_ERR_MAX];
 	struct sp_view v;
 	size_t i;
