@@ -2024,43 +2024,82 @@ static int read_cpus(struct sp_cpus *c)
 /* 3d. a table's memory, as debugfs stats reports it */
 
 /*
- * The kernel's entry: 64 bytes and 32 for the split of its off-CPU time
- * (wait, run delay), so the default 4096 take 384 KiB; tables bigger
- * than the default also keep their fill order, 4 bytes an entry.
+ * The kernel's entry: 64 bytes, so the default 4096 take 256 KiB; tables
+ * bigger than the default also keep their fill order, 4 bytes an entry;
+ * once time was on, the split of its off-CPU time (wait, run delay), 32
+ * bytes an entry, until the tables are freed.
  */
-#define SP_ENTRY_BYTES		96ULL
+#define SP_ENTRY_BYTES		64ULL
+#define SP_SPLIT_BYTES		32ULL
 #define SP_FILL_ORDER_BYTES	4ULL
 
+/*
+ * The bytes of every online CPU's table of @capacity entries, @per_entry
+ * bytes each (the fill order's too above the default).
+ */
+static void expect_table_bytes(struct __test_metadata *_metadata,
+			       const struct sp_cpus *cpus,
+			       unsigned long long capacity,
+			       unsigned long long per_entry)
+{
+	char err[SP_ERR_MAX];
+	struct sp_stats st;
+	size_t c;
+
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	for (c = 0; c < st.nr; c++) {
+		/* no table: tables_for_online_cpus_only */
+		if (st.cpu[c].cpu >= SP_CPUS_MAX ||
+		    !cpus->online[st.cpu[c].cpu])
+			continue;
+		EXPECT_EQ(capacity, st.cpu[c].capacity);
+		/* powers of two of whole pages: nothing rounds up */
+		EXPECT_EQ(capacity * (per_entry +
+				      (capacity > SP_DEFAULT_ENTRIES ?
+				       SP_FILL_ORDER_BYTES : 0)),
+			  st.cpu[c].bytes)
+			TH_LOG("cpu %llu: %llu bytes for %llu entries",
+			       st.cpu[c].cpu, st.cpu[c].bytes, capacity);
+	}
+	sp_stats_free(&st);
+}
+
+/*
+ * Tables made afresh (free) with time off: 64 bytes an entry, at either
+ * size. Time on adds the split of off-CPU time, 32 bytes an entry, also
+ * to the tables of a resize, and time off again keeps it (a line's time
+ * keeps its split) until the tables are freed.
+ */
 TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
 {
 	static const unsigned int sizes[] = { 4096, 65536 };
-	char err[SP_ERR_MAX];
-	struct sp_stats st;
 	struct sp_cpus cpus;
-	size_t i, c;
+	size_t i;
 
 	ASSERT_EQ(0, read_cpus(&cpus));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 		ASSERT_EQ(0, sp_write_uint(SP_ENTRIES, sizes[i]));
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
-		ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
-		for (c = 0; c < st.nr; c++) {
-			/* no table: tables_for_online_cpus_only */
-			if (st.cpu[c].cpu >= SP_CPUS_MAX ||
-			    !cpus.online[st.cpu[c].cpu])
-				continue;
-			EXPECT_EQ((unsigned long long)sizes[i], st.cpu[c].capacity);
-			/* powers of two of whole pages: nothing rounds up */
-			EXPECT_EQ(sizes[i] * (SP_ENTRY_BYTES +
-					      (sizes[i] > SP_DEFAULT_ENTRIES ?
-					       SP_FILL_ORDER_BYTES : 0)),
-				  st.cpu[c].bytes)
-				TH_LOG("cpu %llu: %llu bytes for %u entries",
-				       st.cpu[c].cpu, st.cpu[c].bytes, sizes[i]);
-		}
-		sp_stats_free(&st);
+		expect_table_bytes(_metadata, &cpus, sizes[i], SP_ENTRY_BYTES);
 	}
+	/* time on: the split; a resize keeps it, time off too */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_TIME, "1"));
+	expect_table_bytes(_metadata, &cpus, sizes[1],
+			   SP_ENTRY_BYTES + SP_SPLIT_BYTES);
+	ASSERT_EQ(0, sp_write_uint(SP_ENTRIES, sizes[0]));
+	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	expect_table_bytes(_metadata, &cpus, sizes[0],
+			   SP_ENTRY_BYTES + SP_SPLIT_BYTES);
+	/* freed: made again without it, time being off */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	expect_table_bytes(_metadata, &cpus, sizes[0], SP_ENTRY_BYTES);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2068,7 +2107,7 @@ TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
 
 /*
  * debugfs stats: one line per possible CPU; each online CPU has a table
- * of @capacity entries (96 bytes each, in tables no bigger than the
+ * of @capacity entries (64 bytes each, in tables no bigger than the
  * default), every other CPU none (capacity 0, 0 bytes, nothing used).
  * Returns the bytes of all tables.
  */
@@ -6464,8 +6503,9 @@ TEST_F_TIMEOUT(sp, hist_module_naps, T_LONG)
 /*
  * A reset empties the histograms: the slot a key gets again starts with
  * none of its old buckets.  And the switch: with hist on the tables take
- * 96 + 3 * 26 * 4 bytes per entry; time off turns hist off, frees the
- * histograms (96 bytes per entry again) and keeps the counts; hist on
+ * 64 + 32 + 3 * 26 * 4 bytes per entry (the split of off-CPU time and
+ * three histograms); time off turns hist off, frees the histograms (64 +
+ * 32 bytes per entry: the split stays) and keeps the counts; hist on
  * again turns time on and resets the counts, so that every line's
  * buckets hold all its calls.
  */
@@ -6497,7 +6537,8 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	for (i = 0; i < st.nr; i++)
-		EXPECT_EQ(st.cpu[i].capacity * (SP_ENTRY_BYTES + SP_HIST_BYTES),
+		EXPECT_EQ(st.cpu[i].capacity * (SP_ENTRY_BYTES + SP_SPLIT_BYTES +
+						 SP_HIST_BYTES),
 			  st.cpu[i].bytes) TH_LOG("cpu %llu", st.cpu[i].cpu);
 	sp_stats_free(&st);
 
@@ -6509,7 +6550,8 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	EXPECT_LT(0ULL, st.used);
 	for (i = 0; i < st.nr; i++)
-		EXPECT_EQ(st.cpu[i].capacity * SP_ENTRY_BYTES, st.cpu[i].bytes)
+		EXPECT_EQ(st.cpu[i].capacity * (SP_ENTRY_BYTES + SP_SPLIT_BYTES),
+			  st.cpu[i].bytes)
 			TH_LOG("cpu %llu", st.cpu[i].cpu);
 	sp_stats_free(&st);
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
@@ -6529,7 +6571,8 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, st.used);
 	for (i = 0; i < st.nr; i++)
-		EXPECT_EQ(st.cpu[i].capacity * (SP_ENTRY_BYTES + SP_HIST_BYTES),
+		EXPECT_EQ(st.cpu[i].capacity * (SP_ENTRY_BYTES + SP_SPLIT_BYTES +
+						 SP_HIST_BYTES),
 			  st.cpu[i].bytes) TH_LOG("cpu %llu", st.cpu[i].cpu);
 	sp_stats_free(&st);
 }
