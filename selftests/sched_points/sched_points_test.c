@@ -7076,14 +7076,15 @@ TEST_F_TIMEOUT(sp, split_adds_up, T_LONG)
  * A napper at nice 19 beside a spinner on one CPU waits for the spinner's
  * slice after each wakeup: milliseconds of run delay per nap, which a run
  * delay read as 0, or swapped with the 20 ms waits, cannot pass for.
- * Ours ends a little later (the return from __schedule(), not the
- * switch) and starts a little later (the wakeup's enqueue, not its
- * start): 250 us per wakeup and 2% leave room for TCG.
+ * Ours ends later (the return from schedule(), after the end of the
+ * switch and any interrupt before it, not the switch) and starts a
+ * little later (the wakeup's enqueue, not its start): 500 us per wakeup
+ * and 5% leave room for TCG (seen: ours 0.03% to 6% more).
  */
 #define RD_EVENT	"sp_run_delay"
 #define RD_NAPS		20
 #define RD_NAP_US	20000
-#define RD_SLACK_NS	250000ULL
+#define RD_SLACK_NS	500000ULL
 #define RD_SYNTH	TRACEFS "/synthetic_events"
 #define RD_WAKING	TRACEFS "/events/sched/sched_waking/trigger"
 #define RD_SWITCH	TRACEFS "/events/sched/sched_switch/trigger"
@@ -7265,11 +7266,11 @@ TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
 		calls += e->count;
 	}
 	sp_view_free(&v);
-	slack = wakeups * RD_SLACK_NS + traced / 50;
+	slack = wakeups * RD_SLACK_NS + traced / 20;
 	TH_LOG("%llu wakeups: run delay %llu ns traced, %llu ns ours in %llu waits (wait %llu ns), slack %llu ns",
 	       wakeups, traced, ours, calls, waits, slack);
 	/* the setup worked: the spinner made the napper wait for the CPU */
-	ASSERT_LT(2 * slack, traced)
+	ASSERT_LT(slack, traced)
 		TH_LOG("the napper hardly waited for the spinner");
 	/*
 	 * One wakeup per wait: but for a wakeup that found the napper still
