@@ -488,9 +488,11 @@ static void rec_sum(struct sp_store *st, uint32_t ri, unsigned which,
 static void row_hist_add(struct sp_store *st, uint32_t ri,
 			 const struct sp_line *l)
 {
-	uint32_t nrec = st->has_split ? 3 : 1, k;
+	uint32_t nrec = st->has_split ? 3 : 1;
 
 	if (!st->rows[ri].hist) {
+		uint32_t k;
+
 		while (st->nhrecs + nrec > st->hrecs_cap) {
 			st->hrecs_cap = st->hrecs_cap ? st->hrecs_cap * 2 : 1024;
 			st->hrecs = sp_xrealloc(st->hrecs, st->hrecs_cap,

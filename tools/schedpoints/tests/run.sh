@@ -22,7 +22,12 @@ BIN=${1:?usage: tests/run.sh BINARY}
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 T=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$T")
-FIX=$T/fixtures
+# The suite's fixtures are format version 2 with the wait/run-delay split
+# (FIX2); the tests written before the split read their version 1 forms
+# (FIX, fixtures/v1/), so that reading version 1 stays tested; the tests
+# of exited tasks and of the split read version 2.
+FIX2=$T/fixtures
+FIX=$FIX2/v1
 OUT=$T/out
 FUZZ_SHORT=${FUZZ_SHORT:-25}
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}"
@@ -269,13 +274,13 @@ $(sp -f "$f" -F csv --kind $k tasks | csv_sum total_ns)"
 	pass "$name: off-CPU time $want ns agrees across views/matrix/json/folded/prometheus/kinds"
 }
 
-for f in "$FIX"/*.txt; do
+for f in "$FIX"/*.txt "$FIX2"/*.txt; do
 	case $(basename "$f") in guest-*) continue ;; esac
 	totals_agree "$f"
 done
 
 guests=0
-for f in "$FIX"/guest-*.txt; do
+for f in "$FIX2"/guest-*.txt; do
 	[ -e "$f" ] || continue
 	guests=$((guests + 1))
 	sp -f "$f" >/dev/null 2>"$OUT/guest.err"
@@ -1134,7 +1139,7 @@ done
 # exited tasks: PID 'exited' and a TASKS column in the table, pid 0 and tgid
 # N in CSV (its columns as for any input), pid and tgid null with
 # "exited": true and "tasks": N in JSON.
-XT=$FIX/exited.txt
+XT=$FIX2/exited.txt
 eq "version 2: 'folded' in the table's source line, after dropped" \
 	"$(sp -f "$XT" tasks | head -n 1)" \
 	"source $XT  version 2  enabled 1  mode caller  time 1  kinds 1  hist 1  cpus 2  capacity 4096  used 14  entries 11  dropped 0  folded 666"
@@ -1251,8 +1256,8 @@ eq "exited.txt said to be version 2.9: every view reads as version 2's (but the 
 # whose entry was folded, its entry on CPU 1 (5 calls) not yet; a task born
 # and gone in between made 7 calls; 62 made 20.  Not a reset: the line of
 # exited tasks gained what the rows lost and the 15 calls of the interval.
-FA=$FIX/fold-a.txt
-FB=$FIX/fold-b.txt
+FA=$FIX2/fold-a.txt
+FB=$FIX2/fold-b.txt
 eq "diff across folds: no reset; each row its own calls, the exited tasks' line the interval's calls of the tasks gone" \
 	"$(sp -F csv diff "$FA" "$FB" tasks | cut -d, -f1-3,5,6 | tr '\n' ' ')" \
 	"pid,tgid,delta,count,delta_ns 62,62,20,130,40000000 0,43,15,480,15000000 "
@@ -1688,11 +1693,86 @@ for f in "$OUT/e.prom" "$OUT/time.prom" "$OUT/timem.prom" "$OUT/g.prom"; do
 	eq "promtool check metrics: $(basename "$f")" "$?:$(cat "$OUT/promtool.log")" "0:"
 done
 
+# ---- the wait and run delay split of format 2 (issue 30 item 2) ------------
+S2=$FIX2/basic.txt
+H16='pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\twait_ns\twait_max_ns\tdelay_ns\tdelay_max_ns\thist\twait_hist\tdelay_hist\taddress\tsymbol\tcomm\n'
+S2HDR="sched_points version 2\nenabled 0\nmode caller\ntime 1\nkinds 0\nhist 1\n$H16"
+eq "split: every row's wait_ns + delay_ns is its total_ns (sites, tasks, kinds)" \
+	"$(for v in sites tasks kinds; do sp -f "$S2" -F csv -n 0 $v | csv_records | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); print(all(int(x["wait_ns"])+int(x["delay_ns"])==int(x["total_ns"]) for x in r), len(r) > 0)'; done | sort -u)" "True True"
+eq "split: the wait and run delay of sites add up to the input's columns" \
+	"$(sp -f "$S2" -F csv -n 0 sites | csv_sum wait_ns):$(sp -f "$S2" -F csv -n 0 tasks | csv_sum delay_ns)" \
+	"$(input_col wait_ns "$S2" | bigsum):$(input_col delay_ns "$S2" | bigsum)"
+eq "split: JSON has_split, total_wait_ns + total_delay_ns = total_ns, wait and delay buckets add up to the histograms'" \
+	"$(sp -f "$S2" -F json sites | python3 -c 'import json,sys; d=json.load(sys.stdin); t=d["totals"] if "totals" in d else d; print(t["has_split"], t["total_wait_ns"]+t["total_delay_ns"]==t["total_ns"], all(sum(b["count"] for b in r["wait_buckets"])==sum(b["count"] for b in r["buckets"])==sum(b["count"] for b in r["delay_buckets"]) for r in d["rows"]))')" \
+	"True True True"
+eq "split: a version 1 input has none (JSON has_split false, no wait_ns)" \
+	"$(sp -f "$FIX/basic.txt" -F json sites | python3 -c 'import json,sys; d=json.load(sys.stdin); t=d["totals"] if "totals" in d else d; print(t["has_split"], any("wait_ns" in r for r in d["rows"]))')" "False False"
+eq "split: table columns WAIT ... DMAX after MAX" \
+	"$(sp -f "$S2" sites | sed -n 3p | tr -s ' ' | cut -d' ' -f8-19)" \
+	"MAX WAIT WP50 WP90 WP99 WMAX DELAY DP50 DP90 DP99 DMAX TASKS"
+eq "split: a yield's time is all run delay" \
+	"$(sp -f "$S2" -F csv --kind yield kinds | csv_records | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin))[0]; print(r["wait_ns"], r["wait_max_ns"], r["delay_ns"]==r["total_ns"], r["delay_max_ns"]==r["max_ns"])')" "0 0 True True"
+sp -f "$S2" -F prometheus sites >"$OUT/split.prom"
+eq "split: prometheus wait and run delay counters, gauges and histograms; _sum of the two is the off-CPU time" \
+	"$(grep -c '^# TYPE sched_points_offcpu_\(wait\|run_delay\)_\(seconds_total counter\|max_seconds gauge\|seconds histogram\)$' "$OUT/split.prom"):$(grep -F 'sched_points_offcpu_wait_seconds_sum{kind="idle",site="schedule_timeout+0x8b/0x140"}' "$OUT/split.prom" | awk '{ print $NF }'):$(grep -F 'sched_points_offcpu_run_delay_seconds_sum{kind="idle",site="schedule_timeout+0x8b/0x140"}' "$OUT/split.prom" | awk '{ print $NF }')" \
+	"6:4.204322483:0.600617497"
+promtool check metrics <"$OUT/split.prom" >"$OUT/promtool.log" 2>&1
+eq "split: promtool check metrics" "$?:$(cat "$OUT/promtool.log")" "0:"
+eq "split: diff sums the interval's wait and run delay (CSV, JSON)" \
+	"$(sp -F csv diff "$FIX2/a.txt" "$FIX2/b.txt" -n 0 sites | csv_sum delta_wait_ns):$(sp -F json diff "$FIX2/a.txt" "$FIX2/b.txt" sites | python3 -c 'import json,sys; d=json.load(sys.stdin); t=d["totals"] if "totals" in d else d; print(t["total_delta_wait_ns"], t["total_delta_delay_ns"]+t["total_delta_wait_ns"]==t["total_delta_ns"])')" \
+	"$(echo "$(input_col wait_ns "$FIX2/b.txt" | bigsum) - $(input_col wait_ns "$FIX2/a.txt" | bigsum)" | bc):$(echo "$(input_col wait_ns "$FIX2/b.txt" | bigsum) - $(input_col wait_ns "$FIX2/a.txt" | bigsum)" | bc) True"
+eq "split: diff across folds keeps the wait exact (fold-a -> fold-b)" \
+	"$(sp -F csv diff "$FA" "$FB" -n 0 sites | csv_sum delta_wait_ns)" \
+	"$(echo "$(input_col wait_ns "$FB" | bigsum) - $(input_col wait_ns "$FA" | bigsum)" | bc)"
+sed 's/^\(123\t123\tsleep\t[0-9]*\t[0-9]*\t[0-9]*\t\)[0-9]*/\10/' "$FIX2/b.txt" >"$OUT/wait-back.txt"
+SP_RC=1
+sp diff "$FIX2/b.txt" "$OUT/wait-back.txt" >"$OUT/o" 2>"$OUT/e"
+eq "split: a wait that went back is a reset" "$?:$(grep -c 'wait_ns [0-9]* -> 0' "$OUT/e")" "1:1"
+# refusals, each with its line
+refuse() {	# refuse NAME INPUT WANT: the input is refused with WANT
+	printf '%b' "$2" >"$OUT/refuse.txt"
+	SP_RC=1
+	sp -f "$OUT/refuse.txt" sites >"$OUT/o" 2>"$OUT/e"
+	eq "split: refused: $1" "$?:$(cat "$OUT/e")" "1:schedpoints: $OUT/refuse.txt:$3"
+}
+L='ffffffff81000000\tf+0x1/0x2\tx\n'
+refuse "version 2 with the 10-column header (a kernel before the split)" \
+	"sched_points version 2\nenabled 0\npid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\n" \
+	"3: column header of 10 fields: the kernel predates the wait/run-delay split of format version 2 (extended before it was posted), expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\twait_ns\\twait_max_ns\\tdelay_ns\\tdelay_max_ns\\thist\\twait_hist\\tdelay_hist\\taddress\\tsymbol\\tcomm'"
+refuse "version 1 with the 16-column header" \
+	"sched_points version 1\n$H16" \
+	"2: expected the column header 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm', got 'pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\twait_ns\\twait_max_ns\\tdelay_ns\\tdelay_max_ns\\thist\\twait_hist\\tdelay_hist\\taddress\\tsymbol\\tcomm'"
+refuse "a version 2 line of 10 fields" \
+	"${S2HDR}1\t1\tsleep\t5\t100\t60\t-\t$L" "8: expected 16 TAB-separated fields, got 10"
+refuse "wait_ns + delay_ns is not total_ns" \
+	"${S2HDR}1\t1\tsleep\t5\t100\t60\t50\t40\t49\t20\t-\t-\t-\t$L" \
+	"8: wait_ns + delay_ns: expected total_ns 100 (each call's off-CPU time is its wait and its run delay), got 50 + 49"
+refuse "wait_max_ns above max_ns" \
+	"${S2HDR}1\t1\tsleep\t5\t100\t60\t50\t61\t50\t20\t-\t-\t-\t$L" \
+	"8: wait_max_ns, delay_max_ns: expected each at most max_ns 60 and together at least it, got 61 and 20"
+refuse "the two maxima below max_ns together" \
+	"${S2HDR}1\t1\tsleep\t5\t100\t60\t50\t30\t50\t20\t-\t-\t-\t$L" \
+	"8: wait_max_ns, delay_max_ns: expected each at most max_ns 60 and together at least it, got 30 and 20"
+refuse "wait_hist '-' with hist" \
+	"${S2HDR}1\t1\tsleep\t5\t100\t60\t50\t40\t50\t20\t9:5\t-\t9:5\t$L" \
+	"8: wait_hist, delay_hist: expected '-' exactly when hist is '-', got hist buckets, wait_hist '-', delay_hist buckets"
+refuse "delay_hist with fewer calls than hist" \
+	"${S2HDR}1\t1\tsleep\t5\t100\t60\t50\t40\t50\t20\t9:5\t9:5\t9:4\t$L" \
+	"8: wait_hist, delay_hist: expected as many calls as hist, 5, got 5 and 4"
+refuse "a yield with a wait" \
+	"${S2HDR}1\t1\tyield\t5\t100\t60\t1\t1\t99\t60\t-\t-\t-\t$L" \
+	"8: wait_ns, wait_max_ns: a line of kind yield has no wait (its time is run delay), got 1 and 1"
+refuse "a bad wait_hist, its name said" \
+	"${S2HDR}1\t1\tsleep\t5\t100\t60\t50\t40\t50\t20\t9:5\t8:5\t9:5\t$L" \
+	"8: wait_hist: bucket 8 out of range 9 to 34, got '8:5'"
+printf '%b' "$(echo "$S2HDR" | sed 's/^enabled 0/enabled 1/')1\t1\tsleep\t5\t100\t60\t50\t40\t49\t20\t9:5\t9:5\t9:4\t$L" >"$OUT/live.txt"
+eq "split: accounting on, a torn copy is read (not refused)" "$(sp -f "$OUT/live.txt" -F csv sites | csv_sum wait_ns)" "50"
+
 # ---- blocked: /proc/sched_points_blocked (issue 30 item 5) --------------------
 # Golden outputs of the spec's example and of many.txt (several tasks a site,
 # a module, a bare address, names to escape, every kind, states R and T),
 # read from stdin so the source line is the same wherever the tree is.
-BF=$FIX/blocked
+BF=$FIX2/blocked
 golden() {	# golden NAME FILE ARGS...: output of ARGS on stdin FILE = NAME
 	_g=$1 _in=$2
 	shift 2
