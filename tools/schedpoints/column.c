@@ -67,9 +67,13 @@ static size_t time_shape(const struct sp_result *r, enum sp_col *cols)
 /*
  * The split, after the time columns (inputs with the wait and run delay,
  * time on): for each of the two, in interval mode its delta, its sum,
- * the percentiles when there are histograms, its longest.
+ * the percentiles when there are histograms, its longest.  The table's
+ * compact form (SP_COLS_PEOPLE without SP_COLS_SPLIT): the two sums, the
+ * interval's in interval mode, and DMAX, the longest run delay, which is
+ * what a task waited for a CPU once woken.
  */
-static size_t split_shape(const struct sp_result *r, enum sp_col *cols)
+static size_t split_shape(const struct sp_result *r, enum sp_col *cols,
+			  unsigned flags)
 {
 	static const enum sp_col part[2][6] = {
 		{ SP_COL_DWAIT, SP_COL_WAIT, SP_COL_WP50, SP_COL_WP90,
@@ -81,6 +85,12 @@ static size_t split_shape(const struct sp_result *r, enum sp_col *cols)
 
 	if (!r->split)
 		return 0;
+	if ((flags & SP_COLS_PEOPLE) && !(flags & SP_COLS_SPLIT)) {
+		cols[n++] = r->delta ? SP_COL_DWAIT : SP_COL_WAIT;
+		cols[n++] = r->delta ? SP_COL_DDELAY : SP_COL_DELAY;
+		cols[n++] = SP_COL_DMAX;
+		return n;
+	}
 	for (k = 0; k < 2; k++) {
 		if (r->delta)
 			cols[n++] = part[k][0];
@@ -113,13 +123,13 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			cols[n++] = SP_COL_PCT;
 		cols[n++] = SP_COL_TIME;
 		n += time_shape(r, cols + n);
-		n += split_shape(r, cols + n);
+		n += split_shape(r, cols + n, flags);
 	} else if (!r->delta) {
 		cols[n++] = SP_COL_TIME;
 		if (people)
 			cols[n++] = SP_COL_PCT;
 		n += time_shape(r, cols + n);
-		n += split_shape(r, cols + n);
+		n += split_shape(r, cols + n, flags);
 		cols[n++] = SP_COL_COUNT;
 	} else if (!by_time) {
 		cols[n++] = SP_COL_DELTA;
@@ -131,7 +141,7 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 		cols[n++] = SP_COL_TRATE;
 		cols[n++] = SP_COL_TIME;
 		n += time_shape(r, cols + n);
-		n += split_shape(r, cols + n);
+		n += split_shape(r, cols + n, flags);
 	} else {
 		cols[n++] = SP_COL_DTIME;
 		if (people)
@@ -142,7 +152,7 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 		cols[n++] = SP_COL_RATE;
 		cols[n++] = SP_COL_COUNT;
 		n += time_shape(r, cols + n);
-		n += split_shape(r, cols + n);
+		n += split_shape(r, cols + n, flags);
 	}
 	/* by pid: the tasks a row of exited tasks holds, when one is shown */
 	if (!(r->keys & SP_K_PID) ||

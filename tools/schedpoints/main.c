@@ -95,7 +95,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_PID = 256, OPT_TGID, OPT_COMM, OPT_MODULE, OPT_SYMBOL, OPT_KIND,
-	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS, OPT_MIN,
+	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS, OPT_MIN, OPT_SPLIT,
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -114,6 +114,7 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, 'n' },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "buckets", no_argument, NULL, OPT_BUCKETS },
+	{ "split", no_argument, NULL, OPT_SPLIT },
 	{ "min", required_argument, NULL, OPT_MIN },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tgid", required_argument, NULL, OPT_TGID },
@@ -371,6 +372,9 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 	}
 	case OPT_BUCKETS:
 		o->buckets = true;
+		break;
+	case OPT_SPLIT:
+		o->split = true;
 		break;
 	case OPT_MIN: {
 		const char *why;

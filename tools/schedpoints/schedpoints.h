@@ -578,6 +578,8 @@ struct sp_opts {
 	bool format_given;
 	bool pretty;
 	bool buckets;		/* --buckets: a CSV row, a heat-map column per bucket */
+	bool split;		/* --split: the table shows every column of the
+				 * wait and run delay (else WAIT DELAY DMAX) */
 	const char *file;	/* NULL: SP_DEFAULT_SOURCE */
 	const char *output;	/* -o */
 	double interval;
@@ -790,6 +792,12 @@ int sp_opts_check(const struct sp_opts *o, char *why, size_t len);
  */
 #define SP_COLS_PEOPLE	0x1
 #define SP_COLS_TASKS	0x2
+/*
+ * With SP_COLS_PEOPLE, the wait and run delay's percentiles and WMAX too
+ * (--split); without it the table shows their sums (in interval mode the
+ * interval's) and DMAX, the longest run delay.  Machines get them all.
+ */
+#define SP_COLS_SPLIT	0x4
 size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			 unsigned flags);
 /* The label columns (pid, tgid, comm, kind, site) a view has. */

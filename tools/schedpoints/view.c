@@ -1612,6 +1612,12 @@ int sp_opts_check(const struct sp_opts *o, char *why, size_t len)
 		snprintf(why, len, "--buckets is for heatmap (sites x buckets) and --format csv of sites, tasks, site X, task PID and hist (a row per bucket)");
 		return -1;
 	}
+	if (o->split && !(o->format == SP_FMT_TABLE && o->view != SP_VIEW_MATRIX &&
+			  o->view != SP_VIEW_HIST) &&
+	    !(o->format == SP_FMT_SVG && o->buckets)) {
+		snprintf(why, len, "--split shows every column of the wait and run delay in the table of sites, tasks, site X, task PID and kinds, and their rows in heatmap --buckets (csv and json always carry them, hist always shows them)");
+		return -1;
+	}
 	if (o->columns_given && (o->view != SP_VIEW_MATRIX || one_dim)) {
 		snprintf(why, len, "--columns is for the columns of matrix (table, csv, json) and heatmap");
 		return -1;

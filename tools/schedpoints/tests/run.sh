@@ -1221,7 +1221,7 @@ eq "version 2 sites: a site's calls and time are those of its lines in the input
 sp -f "$XT" tasks >"$OUT/exited.table"
 eq "version 2 tasks table: PID 'exited', TGID '-', a TASKS column (1 a task), the name" \
 	"$(sed -n 3p "$OUT/exited.table" | tr -s ' '):$(awk '$1 == "exited" || $1 == 62 { print $1, $2, $3, $(NF - 2), $(NF - 1), $NF }' "$OUT/exited.table" | tr '\n' '|')" \
-	" PID TGID COUNT % TIME MEAN P50 P90 P99 MAX WAIT WP50 WP90 WP99 WMAX DELAY DP50 DP90 DP99 DMAX TASKS SITES COMM:exited - 2030 620 1 sh|exited - 413 45 2 sleeper|62 62 110 1 1 sleeper|exited - 7 1 my task|"
+	" PID TGID COUNT % TIME MEAN P50 P90 P99 MAX WAIT DELAY DMAX TASKS SITES COMM:exited - 2030 620 1 sh|exited - 413 45 2 sleeper|62 62 110 1 1 sleeper|exited - 7 1 my task|"
 eq "version 2 tasks: the TASKS of the rows of exited tasks add up to the summary's folded" \
 	"$(sp -f "$XT" -F json tasks | python3 -c 'import json,sys; print(sum(r["tasks"] for r in json.load(sys.stdin)["rows"] if r["exited"]))')" "666"
 eq "version 2 tasks CSV: the columns of any input; a row of exited tasks has pid 0 and tgid the tasks, as in the file" \
@@ -1332,7 +1332,7 @@ eq "diff across folds: no reset; each row its own calls, the exited tasks' line 
 	"pid,tgid,delta,count,delta_ns 62,62,20,130,40000000 0,43,15,480,15000000 "
 eq "diff across folds: the sum of deltas is the difference of the totals; the interval's buckets" \
 	"$(sp -F csv diff "$FA" "$FB" sites | csv_sum delta):$(( $(input_total "$FB") - $(input_total "$FA") )):$(sp -F csv diff "$FA" "$FB" --buckets sites | tail -n +2 | tr '\n' ' ')" \
-	"35:35:sleep,do_nanosleep+0x6d/0x150,19,524288,1048576,35 "
+	"35:35:sleep,do_nanosleep+0x6d/0x150,16,65536,131072,0,0,35 sleep,do_nanosleep+0x6d/0x150,19,524288,1048576,35,35,0 "
 eq "diff across folds: TASKS of the exited tasks' row, the tasks folded in the interval (table, JSON)" \
 	"$(sp diff "$FA" "$FB" tasks | awk '$1 == "exited" { print $1, $3, $(NF - 2) }'):$(sp -F json diff "$FA" "$FB" tasks | python3 -c 'import json,sys; print([(r["pid"], r["delta"], r["tasks"]) for r in json.load(sys.stdin)["rows"]])')" \
 	"exited 15 3:[(62, 20, 1), (None, 15, 3)]"
@@ -1584,13 +1584,20 @@ for args in "-s comm sites" "-s pid sites" "-s tgid sites" "-s pid tasks -b tgid
 	eq "an option that does not apply is a usage error: $args (#16)" \
 		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|pretty\|group\|by\|columns\)')" "2:1"
 done
-for args in "-s tasks task 123" "-s pid task 123" "-s count,pid task 123" "--columns 3 sites" "--columns 3 -F folded matrix" "-F table heatmap"; do
-	SP_RC=2
-	# shellcheck disable=SC2086 # words of options, split on purpose
-	sp -f "$V" $args >/dev/null 2>"$OUT/e"
-	eq "an option that does not apply is a usage error: $args" \
-		"$?:$(head -n 1 "$OUT/e" | grep -c '^schedpoints: .*\(--\|sort\|columns\)')" "2:1"
-done
+# not_applies FILE TITLE PATTERN ARGS...: each ARGS (words of options and a
+# view) on FILE is a usage error whose message's first line matches PATTERN
+not_applies() {
+	_f=$1 _t=$2 _p=$3
+	shift 3
+	for args in "$@"; do
+		SP_RC=2
+		# shellcheck disable=SC2086 # words of options, split on purpose
+		sp -f "$_f" $args >/dev/null 2>"$OUT/e"
+		eq "$_t: $args" "$?:$(head -n 1 "$OUT/e" | grep -c "$_p")" "2:1"
+	done
+}
+not_applies "$V" "an option that does not apply is a usage error" '^schedpoints: .*\(--\|sort\|columns\)' \
+	"-s tasks task 123" "-s pid task 123" "-s count,pid task 123" "--columns 3 sites" "--columns 3 -F folded matrix" "-F table heatmap"
 SP_RC=2
 sp help extra >/dev/null 2>"$OUT/e"
 eq "help with an argument: a usage error, not ignored (#16)" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: help takes no argument, got 'extra'"
@@ -1775,9 +1782,42 @@ eq "split: JSON has_split, total_wait_ns + total_delay_ns = total_ns, wait and d
 	"True True True"
 eq "split: a version 1 input has none (JSON has_split false, no wait_ns)" \
 	"$(sp -f "$FIX/basic.txt" -F json sites | python3 -c 'import json,sys; d=json.load(sys.stdin); t=d["totals"] if "totals" in d else d; print(t["has_split"], any("wait_ns" in r for r in d["rows"]))')" "False False"
-eq "split: table columns WAIT ... DMAX after MAX" \
-	"$(sp -f "$S2" sites | sed -n 3p | tr -s ' ' | cut -d' ' -f8-19)" \
-	"MAX WAIT WP50 WP90 WP99 WMAX DELAY DP50 DP90 DP99 DMAX TASKS"
+eq "split: the table's columns WAIT DELAY DMAX after MAX; --split: all, percentiles and WMAX too" \
+	"$(sp -f "$S2" sites | sed -n 3p | tr -s ' ' | cut -d' ' -f8-):$(sp -f "$S2" --split sites | sed -n 3p | tr -s ' ' | cut -d' ' -f8-19)" \
+	"MAX WAIT DELAY DMAX TASKS KIND SITE:MAX WAIT WP50 WP90 WP99 WMAX DELAY DP50 DP90 DP99 DMAX TASKS"
+eq "split: the compact columns are cells of --split's, the same values (sites, every row)" \
+	"$(sp -f "$S2" -n 0 sites | awk 'NR > 3 && NF > 11 { print $9, $10, $11 }' | cksum)" \
+	"$(sp -f "$S2" -n 0 --split sites | awk 'NR > 3 && NF > 11 { print $9, $14, $18 }' | cksum)"
+eq "split: interval mode: DWAIT DDELAY DMAX; --split adds WAIT DELAY beside them" \
+	"$(sp diff "$FIX2/a.txt" "$FIX2/b.txt" sites | sed -n 3p | tr -s ' '):$(sp diff "$FIX2/a.txt" "$FIX2/b.txt" --split sites | sed -n 3p | tr -s ' ')" \
+	"DELTA % RATE/s COUNT DTIME TIME/s TIME MEAN MAX DWAIT DDELAY DMAX TASKS KIND SITE:DELTA % RATE/s COUNT DTIME TIME/s TIME MEAN MAX DWAIT WAIT WMAX DDELAY DELAY DMAX TASKS KIND SITE"
+eq "split: a version 1 input: no split column, with --split neither" \
+	"$(sp -f "$FIX/basic.txt" sites | sed -n 3p | tr -s ' '):$(sp -f "$FIX/basic.txt" --split sites | sed -n 3p | tr -s ' ')" \
+	"COUNT % TIME MEAN P50 P90 P99 MAX TASKS KIND SITE:COUNT % TIME MEAN P50 P90 P99 MAX TASKS KIND SITE"
+not_applies "$S2" "split: --split where it does not apply is a usage error" '^schedpoints: --split shows every column' \
+	"-F csv --split sites" "-F json --split tasks" "--split matrix" "--split hist" "--split heatmap" "-F prometheus --split sites"
+sp -f "$S2" hist >"$OUT/hist.split"
+eq "split: hist shows the wait's and the run delay's distributions after the off-CPU time's, each with its figures" \
+	"$(grep -c ' : count ' "$OUT/hist.split"):$(grep ' : count ' "$OUT/hist.split" | awk '{ $1 = $1; print }' | tr '\n' '|'):$(grep -c '^calls 150  wait ' "$OUT/hist.split"):$(grep -c '^calls 150  delay ' "$OUT/hist.split")" \
+	"3:off-CPU time : count distribution|wait : count distribution|run delay : count distribution|:1:1"
+eq "split: hist's wait and run delay sums and maxima are the table's of the point" \
+	"$(awk '/^calls 150  wait / { print $4, $NF } /^calls 150  delay / { print $4, $NF }' "$OUT/hist.split" | tr '\n' ' ')" \
+	"$(sp -f "$S2" --split sites | awk 'NR == 4 { print $9, $13; print $14, $18 }' | tr '\n' ' ')"
+eq "split: a version 1 input's hist has the off-CPU distribution only" \
+	"$(sp -f "$FIX/basic.txt" hist | grep -c ' : count ')" "1"
+eq "split: --buckets CSV: wait_count and delay_count, each column summing to the calls (sites)" \
+	"$(sp -f "$S2" -F csv --buckets -n 0 sites | head -n 1):$(sp -f "$S2" -F csv --buckets -n 0 sites | csv_sum count):$(sp -f "$S2" -F csv --buckets -n 0 sites | csv_sum wait_count):$(sp -f "$S2" -F csv --buckets -n 0 sites | csv_sum delay_count)" \
+	"kind,site,bucket,lower_ns,upper_ns,count,wait_count,delay_count:$(input_col hist "$S2" | tr ',' '\n' | grep : | cut -d: -f2 | bigsum):$(input_col wait_hist "$S2" | tr ',' '\n' | grep : | cut -d: -f2 | bigsum):$(input_col delay_hist "$S2" | tr ',' '\n' | grep : | cut -d: -f2 | bigsum)"
+eq "split: --buckets CSV of a version 1 input: as before, no wait_count" \
+	"$(sp -f "$FIX/basic.txt" -F csv --buckets sites | head -n 1)" "kind,site,bucket,lower_ns,upper_ns,count"
+sp -f "$S2" heatmap --buckets --split -n 0 >"$OUT/split.svg"
+xmllint --noout "$OUT/split.svg" 2>"$OUT/x"
+eq "split: heatmap --buckets --split: three rows a site (off-CPU time, wait, run delay), a cell per non-empty bucket of each" \
+	"$?:$(cat "$OUT/x"):$(grep -c '<title>[^<]* wait, ' "$OUT/split.svg"):$(grep -c '<title>[^<]* run delay, ' "$OUT/split.svg"):$(grep -c '<rect[^>]*><title>' "$OUT/split.svg")" \
+	"0::$(sp -f "$S2" -F csv --buckets -n 0 sites | csv_pick count,wait_count,delay_count >"$OUT/split.b"
+		awk -F, 'NR > 1 && $2 > 0' "$OUT/split.b" | wc -l | tr -d ' '):$(awk -F, 'NR > 1 && $3 > 0' "$OUT/split.b" | wc -l | tr -d ' '):$(awk -F, 'NR > 1 { n += ($1 > 0) + ($2 > 0) + ($3 > 0) } END { print n }' "$OUT/split.b")"
+eq "split: heatmap --buckets without --split is the off-CPU time's alone" \
+	"$(sp -f "$S2" heatmap --buckets -n 0 | grep -c ' \(wait\|run delay\), ')" "0"
 eq "split: a yield's time is all run delay" \
 	"$(sp -f "$S2" -F csv --kind yield kinds | csv_records | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin))[0]; print(r["wait_ns"], r["wait_max_ns"], r["delay_ns"]==r["total_ns"], r["delay_max_ns"]==r["max_ns"])')" "0 0 True True"
 sp -f "$S2" -F prometheus sites >"$OUT/split.prom"
