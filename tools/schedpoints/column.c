@@ -35,6 +35,18 @@ static const struct {
 	[SP_COL_P50] = { "p50_ns", "P50", false },
 	[SP_COL_P90] = { "p90_ns", "P90", false },
 	[SP_COL_P99] = { "p99_ns", "P99", false },
+	[SP_COL_WAIT] = { "wait_ns", "WAIT", false },
+	[SP_COL_DWAIT] = { "delta_wait_ns", "DWAIT", false },
+	[SP_COL_WP50] = { "wait_p50_ns", "WP50", false },
+	[SP_COL_WP90] = { "wait_p90_ns", "WP90", false },
+	[SP_COL_WP99] = { "wait_p99_ns", "WP99", false },
+	[SP_COL_WMAX] = { "wait_max_ns", "WMAX", false },
+	[SP_COL_DELAY] = { "delay_ns", "DELAY", false },
+	[SP_COL_DDELAY] = { "delta_delay_ns", "DDELAY", false },
+	[SP_COL_DP50] = { "delay_p50_ns", "DP50", false },
+	[SP_COL_DP90] = { "delay_p90_ns", "DP90", false },
+	[SP_COL_DP99] = { "delay_p99_ns", "DP99", false },
+	[SP_COL_DMAX] = { "delay_max_ns", "DMAX", false },
 };
 
 /* MEAN, the percentiles when there are histograms, MAX. */
@@ -49,6 +61,47 @@ static size_t time_shape(const struct sp_result *r, enum sp_col *cols)
 		cols[n++] = SP_COL_P99;
 	}
 	cols[n++] = SP_COL_MAX;
+	return n;
+}
+
+/*
+ * The split, after the time columns (inputs with the wait and run delay,
+ * time on): for each of the two, in interval mode its delta, its sum,
+ * the percentiles when there are histograms, its longest.  The table's
+ * compact form (SP_COLS_PEOPLE without SP_COLS_SPLIT): the two sums, the
+ * interval's in interval mode, and DMAX, the longest run delay, which is
+ * what a task waited for a CPU once woken.
+ */
+static size_t split_shape(const struct sp_result *r, enum sp_col *cols,
+			  unsigned flags)
+{
+	static const enum sp_col part[2][6] = {
+		{ SP_COL_DWAIT, SP_COL_WAIT, SP_COL_WP50, SP_COL_WP90,
+		  SP_COL_WP99, SP_COL_WMAX },
+		{ SP_COL_DDELAY, SP_COL_DELAY, SP_COL_DP50, SP_COL_DP90,
+		  SP_COL_DP99, SP_COL_DMAX },
+	};
+	size_t n = 0, k;
+
+	if (!r->split)
+		return 0;
+	if ((flags & SP_COLS_PEOPLE) && !(flags & SP_COLS_SPLIT)) {
+		cols[n++] = r->delta ? SP_COL_DWAIT : SP_COL_WAIT;
+		cols[n++] = r->delta ? SP_COL_DDELAY : SP_COL_DELAY;
+		cols[n++] = SP_COL_DMAX;
+		return n;
+	}
+	for (k = 0; k < 2; k++) {
+		if (r->delta)
+			cols[n++] = part[k][0];
+		cols[n++] = part[k][1];
+		if (r->hist) {
+			cols[n++] = part[k][2];
+			cols[n++] = part[k][3];
+			cols[n++] = part[k][4];
+		}
+		cols[n++] = part[k][5];
+	}
 	return n;
 }
 
@@ -70,11 +123,13 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			cols[n++] = SP_COL_PCT;
 		cols[n++] = SP_COL_TIME;
 		n += time_shape(r, cols + n);
+		n += split_shape(r, cols + n, flags);
 	} else if (!r->delta) {
 		cols[n++] = SP_COL_TIME;
 		if (people)
 			cols[n++] = SP_COL_PCT;
 		n += time_shape(r, cols + n);
+		n += split_shape(r, cols + n, flags);
 		cols[n++] = SP_COL_COUNT;
 	} else if (!by_time) {
 		cols[n++] = SP_COL_DELTA;
@@ -86,6 +141,7 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 		cols[n++] = SP_COL_TRATE;
 		cols[n++] = SP_COL_TIME;
 		n += time_shape(r, cols + n);
+		n += split_shape(r, cols + n, flags);
 	} else {
 		cols[n++] = SP_COL_DTIME;
 		if (people)
@@ -96,6 +152,7 @@ size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 		cols[n++] = SP_COL_RATE;
 		cols[n++] = SP_COL_COUNT;
 		n += time_shape(r, cols + n);
+		n += split_shape(r, cols + n, flags);
 	}
 	/* by pid: the tasks a row of exited tasks holds, when one is shown */
 	if (!(r->keys & SP_K_PID) ||
@@ -250,6 +307,35 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 	case SP_COL_P90:
 	case SP_COL_P99:
 		if (sp_group_percentile(r, g, c == SP_COL_P50 ? 50 : c == SP_COL_P90 ? 90 : 99, &p))
+			cell_ns(cell, p);
+		break;
+	case SP_COL_WAIT:
+	case SP_COL_DELAY:
+		cell_ns(cell, sp_group_split_ns(r, g, c == SP_COL_WAIT ?
+						SP_SPLIT_WAIT : SP_SPLIT_DELAY, false));
+		break;
+	case SP_COL_DWAIT:
+	case SP_COL_DDELAY:
+		cell_ns(cell, sp_group_split_ns(r, g, c == SP_COL_DWAIT ?
+						SP_SPLIT_WAIT : SP_SPLIT_DELAY, true));
+		break;
+	case SP_COL_WMAX:
+	case SP_COL_DMAX:
+		cell_ns(cell, sp_group_split_max(r, g, c == SP_COL_WMAX ?
+						 SP_SPLIT_WAIT : SP_SPLIT_DELAY));
+		break;
+	case SP_COL_WP50:
+	case SP_COL_WP90:
+	case SP_COL_WP99:
+		if (sp_group_split_percentile(r, g, SP_SPLIT_WAIT,
+					      c == SP_COL_WP50 ? 50 : c == SP_COL_WP90 ? 90 : 99, &p))
+			cell_ns(cell, p);
+		break;
+	case SP_COL_DP50:
+	case SP_COL_DP90:
+	case SP_COL_DP99:
+		if (sp_group_split_percentile(r, g, SP_SPLIT_DELAY,
+					      c == SP_COL_DP50 ? 50 : c == SP_COL_DP90 ? 90 : 99, &p))
 			cell_ns(cell, p);
 		break;
 	case SP_COL_TASKS:

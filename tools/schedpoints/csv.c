@@ -171,7 +171,11 @@ void sp_csv_matrix(struct sp_out *out, const struct sp_matrix *m)
  * A row per non-empty histogram bucket of each shown group (--buckets, and
  * the hist command): the group's label columns, then the bucket (K of the
  * format), its bounds in ns (upper exclusive; empty for the last bucket,
- * which has none) and its calls (in interval mode, the interval's).
+ * which has none) and its calls (in interval mode, the interval's).  With
+ * the split, two more columns, wait_count and delay_count: the calls of the
+ * bucket in the wait's and the run delay's histograms, and a row for every
+ * bucket any of the three holds (count 0 where only those two do), so that
+ * count still sums to the calls.
  */
 void sp_csv_buckets(struct sp_out *out, const struct sp_result *r)
 {
@@ -186,15 +190,18 @@ void sp_csv_buckets(struct sp_out *out, const struct sp_result *r)
 	if (csv_header(out)) {
 		for (c = 0; c < nlabels; c++)
 			fprintf(fp, "%s,", sp_col_name(r, labels[c]));
-		fputs("bucket,lower_ns,upper_ns,count\n", fp);
+		fputs(r->split ? "bucket,lower_ns,upper_ns,count,wait_count,delay_count\n" :
+				 "bucket,lower_ns,upper_ns,count\n", fp);
 	}
 	buf = sp_xrealloc(NULL, SP_CELL_BUF, 1);
 	for (i = 0; i < r->nshown; i++) {
 		const struct sp_hist *h = sp_group_hist(r, &r->groups[i]);
+		const struct sp_hist *wh = sp_group_split_hist(r, &r->groups[i], SP_SPLIT_WAIT);
+		const struct sp_hist *dh = sp_group_split_hist(r, &r->groups[i], SP_SPLIT_DELAY);
 		unsigned b;
 
 		for (b = 0; h && b < SP_HIST_N; b++) {
-			if (!h->n[b])
+			if (!h->n[b] && !(wh && wh->n[b]) && !(dh && dh->n[b]))
 				continue;
 			if (out->sample)
 				fprintf(fp, "%lu,", out->sample);
@@ -209,7 +216,11 @@ void sp_csv_buckets(struct sp_out *out, const struct sp_result *r)
 				(unsigned long long)sp_hist_lower(b));
 			if (sp_hist_upper(b))
 				fprintf(fp, "%llu", (unsigned long long)sp_hist_upper(b));
-			fprintf(fp, ",%llu\n", (unsigned long long)h->n[b]);
+			fprintf(fp, ",%llu", (unsigned long long)h->n[b]);
+			if (r->split)
+				fprintf(fp, ",%llu,%llu", (unsigned long long)(wh ? wh->n[b] : 0),
+					(unsigned long long)(dh ? dh->n[b] : 0));
+			fputc('\n', fp);
 		}
 	}
 	free(buf);

@@ -63,11 +63,69 @@ static void describe(char *why, size_t len, const struct sp_store *prev,
 		 sp_kind_name(p->kind), what);
 }
 
+/*
+ * The wait and run delay of row i of prev and row ri of cur (NULL: gone),
+ * and their histograms: what a row had, in a split input.
+ */
+struct split {
+	struct sp_rsplit x;
+	uint64_t delay_ns;	/* total_ns - wait_ns */
+	struct sp_hist wh, dh;
+};
+
+static void split_get(const struct sp_store *st, const uint32_t *i,
+		      struct split *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!i || !st->has_split)
+		return;
+	s->x = sp_row_split(st, *i);
+	s->delay_ns = sp_row_time(st, *i).total_ns - s->x.wait_ns;
+	sp_row_shist(st, *i, SP_SPLIT_WAIT, false, &s->wh);
+	sp_row_shist(st, *i, SP_SPLIT_DELAY, false, &s->dh);
+}
+
+/* The first measure of the split that went back from p to c, said in what. */
+static bool split_back(const struct split *p, const struct split *c,
+		       char *what, size_t len)
+{
+	const struct {
+		const char *name;
+		uint64_t p, c;
+	} m[] = {
+		{ "wait_ns", p->x.wait_ns, c->x.wait_ns },
+		{ "delay_ns", p->delay_ns, c->delay_ns },
+		{ "wait_max_ns", p->x.wait_max_ns, c->x.wait_max_ns },
+		{ "delay_max_ns", p->x.delay_max_ns, c->x.delay_max_ns },
+	};
+	unsigned b, k;
+
+	for (k = 0; k < sizeof(m) / sizeof(m[0]); k++)
+		if (m[k].c < m[k].p) {
+			snprintf(what, len, "%s %llu -> %llu", m[k].name,
+				 (unsigned long long)m[k].p,
+				 (unsigned long long)m[k].c);
+			return true;
+		}
+	for (b = 0; b < SP_HIST_N; b++)
+		if (c->wh.n[b] < p->wh.n[b] || c->dh.n[b] < p->dh.n[b]) {
+			bool w = c->wh.n[b] < p->wh.n[b];
+
+			snprintf(what, len, "%s bucket %u %llu -> %llu",
+				 w ? "wait_hist" : "delay_hist", SP_HIST_MIN + b,
+				 (unsigned long long)(w ? p->wh.n[b] : p->dh.n[b]),
+				 (unsigned long long)(w ? c->wh.n[b] : c->dh.n[b]));
+			return true;
+		}
+	return false;
+}
+
 /* The first measure of row p that went back in c, said in what; false if none did. */
 static bool went_back(const struct sp_row *p, const struct sp_rtime *pt,
 		      const struct sp_hist *ph, bool has_ph,
 		      const struct sp_row *c, const struct sp_rtime *ct,
-		      const struct sp_hist *ch, char *what, size_t len)
+		      const struct sp_hist *ch, const struct split *ps,
+		      const struct split *cs, char *what, size_t len)
 {
 	unsigned b;
 
@@ -88,6 +146,8 @@ static bool went_back(const struct sp_row *p, const struct sp_rtime *pt,
 	else if (has_ph && b < SP_HIST_N)
 		snprintf(what, len, "hist bucket %u %llu -> %llu", SP_HIST_MIN + b,
 			 (unsigned long long)ph->n[b], (unsigned long long)ch->n[b]);
+	else if (split_back(ps, cs, what, len))
+		return true;
 	else if (sp_row_exited(p) && c->tgid < p->tgid)
 		snprintf(what, len, "exited tasks %u -> %u", p->tgid, c->tgid);
 	else
@@ -102,6 +162,7 @@ struct fold {
 	uint64_t count, tcount, max_ns;
 	sp_u128 ns;
 	struct sp_hist hist;
+	struct split split;	/* the wait and run delay folded in */
 	char what[96];		/* how the first row went back */
 };
 
@@ -136,6 +197,46 @@ static struct fold *fold_get(struct folds *f, const struct sp_store *cur,
 }
 
 /*
+ * The split's part of fold_row(): what row i of prev lost of its wait, run
+ * delay and their buckets to the line of exited tasks x, what row ri of
+ * cur (NULL: gone) kept of it.
+ */
+static void fold_split(struct fold *x, struct sp_store *cur,
+		       const struct sp_store *prev, uint32_t i, const uint32_t *ri)
+{
+	struct split ps, cs, kept;
+	unsigned b;
+
+	if (!cur->has_split || !prev->has_split)
+		return;
+	split_get(prev, &i, &ps);
+	split_get(cur, ri, &cs);
+	x->split.x.wait_ns += cs.x.wait_ns < ps.x.wait_ns ?
+			      ps.x.wait_ns - cs.x.wait_ns : 0;
+	x->split.delay_ns += cs.delay_ns < ps.delay_ns ?
+			     ps.delay_ns - cs.delay_ns : 0;
+	if (cs.x.wait_max_ns < ps.x.wait_max_ns &&
+	    ps.x.wait_max_ns > x->split.x.wait_max_ns)
+		x->split.x.wait_max_ns = ps.x.wait_max_ns;
+	if (cs.x.delay_max_ns < ps.x.delay_max_ns &&
+	    ps.x.delay_max_ns > x->split.x.delay_max_ns)
+		x->split.x.delay_max_ns = ps.x.delay_max_ns;
+	for (b = 0; b < SP_HIST_N; b++) {
+		kept.wh.n[b] = cs.wh.n[b] < ps.wh.n[b] ? cs.wh.n[b] : ps.wh.n[b];
+		kept.dh.n[b] = cs.dh.n[b] < ps.dh.n[b] ? cs.dh.n[b] : ps.dh.n[b];
+		x->split.wh.n[b] += ps.wh.n[b] - kept.wh.n[b];
+		x->split.dh.n[b] += ps.dh.n[b] - kept.dh.n[b];
+	}
+	if (ri) {		/* what it gained is its own */
+		cur->deltas[*ri].wait_ns = cs.x.wait_ns > ps.x.wait_ns ?
+					   cs.x.wait_ns - ps.x.wait_ns : 0;
+		sp_row_shist_sub(cur, *ri, SP_SPLIT_WAIT, &kept.wh);
+		sp_row_shist_sub(cur, *ri, SP_SPLIT_DELAY, &kept.dh);
+	}
+	cur->total_delta_wait_ns -= ps.x.wait_ns;
+}
+
+/*
  * Row i of prev (a task's) went back: fold what it lost into the line of
  * exited tasks of its name, call site and kind in cur, keep in row ri of
  * cur (found: NULL if gone) what it gained.  False when cur has no such
@@ -157,6 +258,7 @@ static bool fold_row(struct folds *f, struct sp_store *cur,
 	    !sp_store_find(cur, SP_PID_EXITED, 0, comm, sym, p->kind, &e))
 		return false;
 	x = fold_get(f, cur, e, i, what);
+	fold_split(x, cur, prev, i, ri);
 	sp_row_hist(prev, i, false, &ph);
 	memset(&ch, 0, sizeof(ch));
 	if (ri) {
@@ -201,19 +303,35 @@ static int folds_apply(const struct folds *f, struct sp_store *cur,
 		struct sp_hist dh;
 		unsigned b;
 
+		struct split gain;
+		bool split_short;
+
 		sp_row_hist(cur, x->row, true, &dh);	/* zero when none */
 		for (b = 0; b < SP_HIST_N; b++)
 			if (dh.n[b] < x->hist.n[b])
 				break;
+		/* the split: what the line gained must cover what was folded */
+		memset(&gain, 0, sizeof(gain));
+		if (cur->has_split) {
+			gain.x = sp_row_split(cur, x->row);
+			gain.x.wait_ns = d->wait_ns;
+			gain.delay_ns = d->ns - d->wait_ns;
+			sp_row_shist(cur, x->row, SP_SPLIT_WAIT, true, &gain.wh);
+			sp_row_shist(cur, x->row, SP_SPLIT_DELAY, true, &gain.dh);
+		}
+		split_short = cur->has_split &&
+			      split_back(&x->split, &gain, NULL, 0);
 		if (d->count < x->count || d->ns < x->ns ||
-		    sp_row_time(cur, x->row).max_ns < x->max_ns || b < SP_HIST_N) {
+		    sp_row_time(cur, x->row).max_ns < x->max_ns || b < SP_HIST_N ||
+		    split_short) {
 			char what[256];
 
 			snprintf(what, sizeof(what),
 				 "%s; its line of exited tasks gained less %s than the rows folded into it lost",
 				 x->what, d->count < x->count ? "count" :
 				 d->ns < x->ns ? "total_ns" :
-				 b == SP_HIST_N ? "max_ns" : "hist");
+				 b < SP_HIST_N ? "hist" :
+				 split_short ? "wait or run delay" : "max_ns");
 			describe(why, whylen, prev, &prev->rows[x->first], what);
 			return 1;
 		}
@@ -221,6 +339,11 @@ static int folds_apply(const struct folds *f, struct sp_store *cur,
 		d->ns -= (uint64_t)x->ns;
 		d->tcount = d->tcount > x->tcount ? d->tcount - x->tcount : 0;
 		sp_row_hist_sub(cur, x->row, &x->hist);
+		if (cur->has_split) {
+			d->wait_ns -= x->split.x.wait_ns;
+			sp_row_shist_sub(cur, x->row, SP_SPLIT_WAIT, &x->split.wh);
+			sp_row_shist_sub(cur, x->row, SP_SPLIT_DELAY, &x->split.dh);
+		}
 	}
 	return 0;
 }
@@ -250,6 +373,7 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 		cur->deltas[i].count = cur->rows[i].count;
 		cur->deltas[i].ns = sp_row_time(cur, i).total_ns;
 		cur->deltas[i].tcount = sp_row_time(cur, i).tcount;
+		cur->deltas[i].wait_ns = sp_row_split(cur, i).wait_ns;
 	}
 	free(cur->dtasks);
 	cur->dtasks = NULL;
@@ -261,6 +385,7 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 	}
 	cur->total_delta = cur->total;
 	cur->total_delta_ns = cur->total_ns;
+	cur->total_delta_wait_ns = cur->total_wait_ns;
 	free(cur->dhcounts);
 	cur->dhcounts = NULL;
 	if (cur->nhcounts) {	/* the interval's buckets: all of a new row's */
@@ -290,6 +415,7 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 		struct sp_rtime pt = sp_row_time(prev, i), ct = { 0, 0, 0 };
 		struct sp_hist ph, ch;
 		bool has_ph = sp_row_hist(prev, i, false, &ph);
+		struct split ps, cs;
 		const struct sp_row *c = NULL;
 		uint32_t ri = 0, comm = cmap[p->comm], sym = smap[p->sym];
 		char what[96];
@@ -301,10 +427,13 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 			ct = sp_row_time(cur, ri);
 			sp_row_hist(cur, ri, false, &ch);	/* zero when none */
 		}
+		split_get(prev, &i, &ps);
+		split_get(cur, c ? &ri : NULL, &cs);
 		if (!c)
 			snprintf(what, sizeof(what), "count %llu, now gone",
 				 (unsigned long long)p->count);
-		else if (!went_back(p, &pt, &ph, has_ph, c, &ct, &ch, what, sizeof(what))) {
+		else if (!went_back(p, &pt, &ph, has_ph, c, &ct, &ch, &ps, &cs,
+					what, sizeof(what))) {
 			cur->deltas[ri].count = c->count - p->count;
 			cur->deltas[ri].ns = ct.total_ns - pt.total_ns;
 			/* a line whose time arrived late adds its earlier calls */
@@ -312,6 +441,10 @@ int sp_delta(struct sp_store *cur, const struct sp_store *prev,
 						 ct.tcount - pt.tcount : 0;
 			if (has_ph)
 				sp_row_hist_sub(cur, ri, &ph);
+			cur->deltas[ri].wait_ns = cs.x.wait_ns - ps.x.wait_ns;
+			sp_row_shist_sub(cur, ri, SP_SPLIT_WAIT, &ps.wh);
+			sp_row_shist_sub(cur, ri, SP_SPLIT_DELAY, &ps.dh);
+			cur->total_delta_wait_ns -= ps.x.wait_ns;
 			if (sp_row_exited(p) && cur->dtasks)
 				cur->dtasks[ri] = c->tgid - p->tgid;
 			cur->total_delta -= p->count;

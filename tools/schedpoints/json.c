@@ -113,6 +113,11 @@ static void json_totals(struct json_writer *jw, const struct sp_out *out,
 			jsonw_null_field(jw, "rate");
 		rate = sp_time_rate(r, r->total_delta_ns);
 		json_u128_field(jw, "total_delta_ns", r->total_delta_ns);
+		if (r->split) {
+			json_u128_field(jw, "total_delta_wait_ns", r->total_delta_wait_ns);
+			json_u128_field(jw, "total_delta_delay_ns",
+					r->total_delta_ns - r->total_delta_wait_ns);
+		}
 		if (rate >= 0)
 			jsonw_float_field(jw, "time_rate", rate);
 		else
@@ -120,6 +125,12 @@ static void json_totals(struct json_writer *jw, const struct sp_out *out,
 	}
 	jsonw_uint_field(jw, "total", r->total);
 	json_u128_field(jw, "total_ns", r->total_ns);
+	/* the split of off-CPU time: the wait and the run delay */
+	jsonw_bool_field(jw, "has_split", r->split);
+	if (r->split) {
+		json_u128_field(jw, "total_wait_ns", r->total_wait_ns);
+		json_u128_field(jw, "total_delay_ns", r->total_ns - r->total_wait_ns);
+	}
 	jsonw_uint_field(jw, "rows_total", r->ngroups);
 }
 
@@ -149,11 +160,12 @@ static void json_cell(struct json_writer *jw, const struct sp_cell *cell)
  * "buckets": the non-empty buckets of a histogram, each {"bucket": K,
  * "lower_ns": .., "upper_ns": .. (null for the last, open one), "count": ..}.
  */
-static void json_buckets(struct json_writer *jw, const struct sp_hist *h)
+static void json_buckets(struct json_writer *jw, const char *name,
+			 const struct sp_hist *h)
 {
 	unsigned b;
 
-	jsonw_name(jw, "buckets");
+	jsonw_name(jw, name);
 	jsonw_start_array(jw);
 	for (b = 0; b < SP_HIST_N; b++) {
 		if (!h->n[b])
@@ -187,7 +199,11 @@ static void json_group(struct json_writer *jw, const struct sp_result *r,
 	if (r->exited_shown)
 		jsonw_bool_field(jw, "exited", g->exited);
 	if (r->hist)
-		json_buckets(jw, sp_group_hist(r, g));
+		json_buckets(jw, "buckets", sp_group_hist(r, g));
+	if (r->hist && r->split) {	/* the same for the wait, the run delay */
+		json_buckets(jw, "wait_buckets", sp_group_split_hist(r, g, SP_SPLIT_WAIT));
+		json_buckets(jw, "delay_buckets", sp_group_split_hist(r, g, SP_SPLIT_DELAY));
+	}
 }
 
 void sp_json_result(struct sp_out *out, const struct sp_result *r)

@@ -36,7 +36,8 @@ static const char usage_text[] =
 "                     with --buckets, call sites x off-CPU time buckets\n"
 "  hist [X]           the log2 histogram of off-CPU time of call site X (as\n"
 "                     site X selects it), or of the hottest point, with its\n"
-"                     percentiles (input with 'hist 1')\n"
+"                     percentiles (input with 'hist 1'); format 2: then\n"
+"                     those of its wait and its run delay\n"
 "  blocked            the tasks blocked now (/proc/sched_points_blocked), by\n"
 "                     call site, longest wait first (see --min)\n"
 "  help               this text\n"
@@ -72,6 +73,10 @@ static const char usage_text[] =
 "      --buckets        a row per histogram bucket (--format csv of sites,\n"
 "                       tasks, site X, task PID, hist) or a column per bucket\n"
 "                       (heatmap: call sites x off-CPU time)\n"
+"      --split          format 2's wait (switch-out to wakeup) and run delay\n"
+"                       (wakeup to switch-in): the table shows all their\n"
+"                       columns, not only WAIT DELAY DMAX; heatmap --buckets\n"
+"                       draws three rows a site\n"
 "\n"
 "Filters (repeatable; a row must match one value of each filter given):\n"
 "      --pid LIST       pids, comma separated\n"
@@ -95,7 +100,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_PID = 256, OPT_TGID, OPT_COMM, OPT_MODULE, OPT_SYMBOL, OPT_KIND,
-	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS, OPT_MIN,
+	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS, OPT_MIN, OPT_SPLIT,
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -114,6 +119,7 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, 'n' },
 	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "buckets", no_argument, NULL, OPT_BUCKETS },
+	{ "split", no_argument, NULL, OPT_SPLIT },
 	{ "min", required_argument, NULL, OPT_MIN },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tgid", required_argument, NULL, OPT_TGID },
@@ -371,6 +377,9 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 	}
 	case OPT_BUCKETS:
 		o->buckets = true;
+		break;
+	case OPT_SPLIT:
+		o->split = true;
 		break;
 	case OPT_MIN: {
 		const char *why;

@@ -25,9 +25,17 @@
 
 #define READ_CHUNK	(1u << 20)
 #define VERSION_PREFIX	"sched_points version "
+/* Version 1's column header (ten fields) */
 #define HEADER		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
 /* The same, as error messages show it. */
 #define SHOW_HEADER	"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\thist\\taddress\\tsymbol\\tcomm"
+/*
+ * Version 2's (sixteen fields): the wait and run delay split of off-CPU
+ * time, added to version 2 before it was posted.
+ */
+#define HEADER2		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\twait_ns\twait_max_ns\tdelay_ns\tdelay_max_ns\thist\twait_hist\tdelay_hist\taddress\tsymbol\tcomm"
+#define SHOW_HEADER2	"pid\\ttgid\\tkind\\tcount\\ttotal_ns\\tmax_ns\\twait_ns\\twait_max_ns\\tdelay_ns\\tdelay_max_ns\\thist\\twait_hist\\tdelay_hist\\taddress\\tsymbol\\tcomm"
+#define SP_FORMAT_SPLIT	2	/* the major whose header has the split */
 #define TRUNCATED	"line is not terminated by a newline (truncated input?)"
 
 /* ---- reader ------------------------------------------------------------- */
@@ -490,6 +498,12 @@ static bool same(const char *s, size_t len, const char *lit)
 	return strlen(lit) == len && !memcmp(s, lit, len);
 }
 
+/* The column header of the input's version, as messages show it. */
+static const char *show_header(const struct sp_store *st)
+{
+	return st->major >= SP_FORMAT_SPLIT ? SHOW_HEADER2 : SHOW_HEADER;
+}
+
 /* 1: column header seen, 0: summary line, -1: error. */
 static int parse_summary(struct sp_reader *r, struct sp_store *st,
 			 struct sp_error *err)
@@ -499,14 +513,25 @@ static int parse_summary(struct sp_reader *r, struct sp_store *st,
 	uint64_t v = 0;
 	char ex[200];
 
-	if (same(r->line, r->linelen, HEADER))
+	if (same(r->line, r->linelen, st->major >= SP_FORMAT_SPLIT ? HEADER2 : HEADER)) {
+		st->has_split = st->major >= SP_FORMAT_SPLIT;
 		return r->line_nl ? 1 :
 			perr(r, err, TRUNCATED);
+	}
 	if (!r->line_nl)
 		return perr(r, err, TRUNCATED);
+	/*
+	 * Version 2 gained the wait and run delay columns before it was
+	 * posted: a capture of a kernel of the first version 2 is not what
+	 * its version line says (as a version 1 pid 0 line is refused).
+	 */
+	if (st->major >= SP_FORMAT_SPLIT && same(r->line, r->linelen, HEADER))
+		return perr(r, err,
+			    "column header of 10 fields: the kernel predates the wait/run-delay split of format version %u (extended before it was posted), expected the column header '" SHOW_HEADER2 "'",
+			    st->major);
 	if (memchr(r->line, '\t', r->linelen))
-		return perr(r, err, "expected the column header '" SHOW_HEADER "', got '%s'",
-			    excerpt(ex, r->line, r->linelen));
+		return perr(r, err, "expected the column header '%s', got '%s'",
+			    show_header(st), excerpt(ex, r->line, r->linelen));
 	sp = memchr(r->line, ' ', r->linelen);
 	nlen = sp ? (size_t)(sp - r->line) : 0;
 	for (i = 0; i < nlen; i++) {
@@ -625,9 +650,15 @@ static long comm_field(const struct sp_reader *r, struct sp_error *err,
 	return clen;
 }
 
-/* The fields of a data line, in their order. */
-enum { F_PID, F_TGID, F_KIND, F_COUNT, F_TOTAL, F_MAX, F_HIST, F_ADDR, F_SYM,
-       F_COMM, F_N };
+/* The fields of a data line, in their order (version 2's). */
+enum { F_PID, F_TGID, F_KIND, F_COUNT, F_TOTAL, F_MAX, F_WAIT, F_WMAX,
+       F_DELAY, F_DMAX, F_HIST, F_WHIST, F_DHIST, F_ADDR, F_SYM, F_COMM, F_N };
+/* Version 1's ten fields, where they go in f[]. */
+static const unsigned char v1_fields[] = {
+	F_PID, F_TGID, F_KIND, F_COUNT, F_TOTAL, F_MAX, F_HIST, F_ADDR, F_SYM,
+	F_COMM,
+};
+#define F_N1	(sizeof(v1_fields) / sizeof(v1_fields[0]))
 
 static int parse_u64_field(struct sp_reader *r, struct sp_error *err,
 			   const char *name, const char *f, size_t len,
@@ -650,7 +681,8 @@ static int parse_u64_field(struct sp_reader *r, struct sp_error *err,
  * to 34, N not 0.  Fills *h and *any (false for '-').
  */
 static int parse_hist(struct sp_reader *r, struct sp_error *err,
-		      const char *f, size_t len, struct sp_hist *h, bool *any)
+		      const char *name, const char *f, size_t len,
+		      struct sp_hist *h, bool *any)
 {
 	const char *p = f, *end = f + len;
 	uint64_t k, n, prev = 0;
@@ -669,24 +701,24 @@ static int parse_hist(struct sp_reader *r, struct sp_error *err,
 		if (!colon || parse_uint(p, (size_t)(colon - p), UINT64_MAX, &k) ||
 		    (rc = parse_uint(colon + 1, (size_t)(pe - colon - 1), UINT64_MAX, &n)) == -1)
 			return perr(r, err,
-				    "hist: expected '-' or K:N pairs separated by commas, got '%s'",
-				    excerpt(ex, f, len));
+				    "%s: expected '-' or K:N pairs separated by commas, got '%s'",
+				    name, excerpt(ex, f, len));
 		if (rc)
-			return perr(r, err, "hist: bucket %llu: count above 2^64-1, got '%s'",
-				    (unsigned long long)k, excerpt(ex, f, len));
+			return perr(r, err, "%s: bucket %llu: count above 2^64-1, got '%s'",
+				    name, (unsigned long long)k, excerpt(ex, f, len));
 		if (k < SP_HIST_MIN || k > SP_HIST_MAX)
-			return perr(r, err, "hist: bucket %llu out of range %d to %d, got '%s'",
-				    (unsigned long long)k, SP_HIST_MIN, SP_HIST_MAX,
+			return perr(r, err, "%s: bucket %llu out of range %d to %d, got '%s'",
+				    name, (unsigned long long)k, SP_HIST_MIN, SP_HIST_MAX,
 				    excerpt(ex, f, len));
 		if (*any && k <= prev)
 			return perr(r, err,
-				    "hist: bucket %llu after bucket %llu (buckets ascending, each once), got '%s'",
-				    (unsigned long long)k, (unsigned long long)prev,
+				    "%s: bucket %llu after bucket %llu (buckets ascending, each once), got '%s'",
+				    name, (unsigned long long)k, (unsigned long long)prev,
 				    excerpt(ex, f, len));
 		if (!n)
 			return perr(r, err,
-				    "hist: bucket %llu with count 0 (only non-zero counts are listed), got '%s'",
-				    (unsigned long long)k, excerpt(ex, f, len));
+				    "%s: bucket %llu with count 0 (only non-zero counts are listed), got '%s'",
+				    name, (unsigned long long)k, excerpt(ex, f, len));
 		h->n[k - SP_HIST_MIN] = n;
 		prev = k;
 		*any = true;
@@ -696,12 +728,78 @@ static int parse_hist(struct sp_reader *r, struct sp_error *err,
 	}
 }
 
+/*
+ * The split of a line (format 2): wait_ns, wait_max_ns, delay_ns,
+ * delay_max_ns and the wait and run delay histograms, into *l.  The kernel
+ * splits each call's off-CPU time into its wait and its run delay, so a
+ * line's sums and maxima agree with total_ns and max_ns; but its readers
+ * copy the counters of an entry without stopping its CPU (the spec: "a
+ * reader while it is on may see a call counted but not yet in its
+ * bucket"), so that is checked only where it is certain, in a snapshot
+ * taken with accounting off.  A yield's wait is 0 whatever the reader saw.
+ */
+static int parse_split(struct sp_reader *r, const struct sp_store *st,
+		       struct sp_error *err, const char **f, const size_t *flen,
+		       struct sp_line *l, struct sp_hist *wh, struct sp_hist *dh,
+		       const struct sp_hist *h)
+{
+	bool has_w = false, has_d = false;
+	uint64_t delay_ns;
+
+	if (parse_u64_field(r, err, "wait_ns", f[F_WAIT], flen[F_WAIT],
+			    UINT64_MAX, &l->wait_ns) ||
+	    parse_u64_field(r, err, "wait_max_ns", f[F_WMAX], flen[F_WMAX],
+			    UINT64_MAX, &l->wait_max_ns) ||
+	    parse_u64_field(r, err, "delay_ns", f[F_DELAY], flen[F_DELAY],
+			    UINT64_MAX, &delay_ns) ||
+	    parse_u64_field(r, err, "delay_max_ns", f[F_DMAX], flen[F_DMAX],
+			    UINT64_MAX, &l->delay_max_ns) ||
+	    parse_hist(r, err, "wait_hist", f[F_WHIST], flen[F_WHIST], wh, &has_w) ||
+	    parse_hist(r, err, "delay_hist", f[F_DHIST], flen[F_DHIST], dh, &has_d))
+		return -1;
+	l->whist = has_w ? wh : NULL;
+	l->dhist = has_d ? dh : NULL;
+	if (l->kind >= SP_KIND_YIELD && (l->wait_ns || l->wait_max_ns))
+		return perr(r, err,
+			    "wait_ns, wait_max_ns: a line of kind %s has no wait (its time is run delay), got %llu and %llu",
+			    sp_kind_name(l->kind), (unsigned long long)l->wait_ns,
+			    (unsigned long long)l->wait_max_ns);
+	if (st->sum.enabled != 0)	/* on, or not said: see above */
+		return 0;
+	if (l->wait_ns > l->total_ns || delay_ns != l->total_ns - l->wait_ns)
+		return perr(r, err,
+			    "wait_ns + delay_ns: expected total_ns %llu (each call's off-CPU time is its wait and its run delay), got %llu + %llu",
+			    (unsigned long long)l->total_ns,
+			    (unsigned long long)l->wait_ns,
+			    (unsigned long long)delay_ns);
+	if (l->wait_max_ns > l->max_ns || l->delay_max_ns > l->max_ns ||
+	    l->max_ns - l->wait_max_ns > l->delay_max_ns)
+		return perr(r, err,
+			    "wait_max_ns, delay_max_ns: expected each at most max_ns %llu and together at least it, got %llu and %llu",
+			    (unsigned long long)l->max_ns,
+			    (unsigned long long)l->wait_max_ns,
+			    (unsigned long long)l->delay_max_ns);
+	if (has_w != !!l->hist || has_d != !!l->hist)
+		return perr(r, err,
+			    "wait_hist, delay_hist: expected '-' exactly when hist is '-', got hist %s, wait_hist %s, delay_hist %s",
+			    l->hist ? "buckets" : "'-'", has_w ? "buckets" : "'-'",
+			    has_d ? "buckets" : "'-'");
+	if (l->hist && (sp_hist_calls(wh) != sp_hist_calls(h) ||
+			sp_hist_calls(dh) != sp_hist_calls(h)))
+		return perr(r, err,
+			    "wait_hist, delay_hist: expected as many calls as hist, %llu, got %llu and %llu",
+			    (unsigned long long)sp_hist_calls(h),
+			    (unsigned long long)sp_hist_calls(wh),
+			    (unsigned long long)sp_hist_calls(dh));
+	return 0;
+}
+
 static int parse_data(struct sp_reader *r, struct sp_store *st,
 		      struct sp_error *err)
 {
-	const char *f[F_N];
-	size_t flen[F_N], nf = split_fields(r, f, flen, F_N);
-	struct sp_hist hist;
+	const char *f[F_N], *raw[F_N];
+	size_t flen[F_N], rlen[F_N], nf, want, i;
+	struct sp_hist hist, whist, dhist;
 	bool has_hist = false;
 	uint64_t pid = 0, tgid = 0;
 	struct sp_syminfo si;
@@ -710,11 +808,19 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 	long clen;
 	int rc, k;
 
+	want = st->has_split ? F_N : F_N1;
+	nf = split_fields(r, raw, rlen, want);
 	/* a cut line has too few fields too: say what happened first */
 	if (!r->line_nl)
 		return perr(r, err, TRUNCATED);
-	if (nf != F_N)
-		return perr(r, err, "expected %d TAB-separated fields, got %zu", F_N, nf);
+	if (nf != want)
+		return perr(r, err, "expected %zu TAB-separated fields, got %zu", want, nf);
+	for (i = 0; i < want; i++) {
+		size_t j = st->has_split ? i : v1_fields[i];
+
+		f[j] = raw[i];
+		flen[j] = rlen[i];
+	}
 	if (parse_u64_field(r, err, "pid", f[F_PID], flen[F_PID], UINT32_MAX, &pid) ||
 	    parse_u64_field(r, err, "tgid", f[F_TGID], flen[F_TGID], UINT32_MAX, &tgid))
 		return -1;
@@ -743,11 +849,14 @@ static int parse_data(struct sp_reader *r, struct sp_store *st,
 			    UINT64_MAX, &l.total_ns) ||
 	    parse_u64_field(r, err, "max_ns", f[F_MAX], flen[F_MAX],
 			    UINT64_MAX, &l.max_ns) ||
-	    parse_hist(r, err, f[F_HIST], flen[F_HIST], &hist, &has_hist))
+	    parse_hist(r, err, "hist", f[F_HIST], flen[F_HIST], &hist, &has_hist))
 		return -1;
 	if (!l.count)	/* the format: "never 0" */
 		return perr(r, err, "count: expected a count above 0 (a line of the format counts at least one call), got '0'");
 	l.hist = has_hist ? &hist : NULL;
+	if (st->has_split &&
+	    parse_split(r, st, err, f, flen, &l, &whist, &dhist, &hist))
+		return -1;
 	if (flen[F_ADDR] != 16 || !is_lower_hex(f[F_ADDR], 16))
 		return perr(r, err, "address: expected 16 lowercase hex digits, got '%s'",
 			    excerpt(ex, f[F_ADDR], flen[F_ADDR]));
@@ -802,8 +911,8 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 			return -1;
 		if (!rc)
 			return perr(r, err,
-				    "unexpected end of input, expected the column header '"
-				    SHOW_HEADER "'");
+				    "unexpected end of input, expected the column header '%s'",
+				    show_header(st));
 		rc = parse_summary(r, st, err);
 		if (rc < 0)
 			return -1;

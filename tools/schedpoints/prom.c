@@ -143,20 +143,25 @@ static void prom_summary(FILE *fp, const struct sp_store *st)
 }
 
 /* What a family samples. */
-enum prom_what { P_COUNT, P_DELTA, P_RATE, P_TIME, P_MAX, P_DTIME, P_TRATE };
+enum prom_what { P_COUNT, P_DELTA, P_RATE, P_TIME, P_MAX, P_DTIME, P_TRATE,
+		 P_WAIT, P_WMAX, P_DWAIT, P_DELAY, P_DMAX, P_DDELAY };
 
 /* The figures of a group, or of the groups past --top (the other series). */
 struct prom_vals {
 	sp_u128 count, delta, total_ns, delta_ns;
 	uint64_t max_ns;
 	struct sp_hist hist;
+	/* the split: wait, run delay (SP_SPLIT_WAIT, SP_SPLIT_DELAY) */
+	sp_u128 part_ns[3], dpart_ns[3];
+	uint64_t part_max[3];
+	struct sp_hist part_hist[3];
 };
 
 static void prom_add(struct prom_vals *v, const struct sp_result *r,
 		     const struct sp_group *g)
 {
 	const struct sp_hist *h = sp_group_hist(r, g);
-	unsigned b;
+	unsigned b, k;
 
 	v->count += g->count;
 	v->delta += g->delta;
@@ -166,6 +171,17 @@ static void prom_add(struct prom_vals *v, const struct sp_result *r,
 		v->max_ns = g->max_ns;
 	for (b = 0; h && b < SP_HIST_N; b++)
 		v->hist.n[b] += h->n[b];	/* below 2^64: see sp_store_add() */
+	for (k = SP_SPLIT_WAIT; r->split && k <= SP_SPLIT_DELAY; k++) {
+		uint64_t m = sp_group_split_max(r, g, k);
+
+		v->part_ns[k] += sp_group_split_ns(r, g, k, false);
+		v->dpart_ns[k] += sp_group_split_ns(r, g, k, true);
+		if (m > v->part_max[k])
+			v->part_max[k] = m;
+		h = sp_group_split_hist(r, g, k);
+		for (b = 0; h && b < SP_HIST_N; b++)
+			v->part_hist[k].n[b] += h->n[b];
+	}
 }
 
 static void prom_sample(FILE *fp, const struct sp_result *r,
@@ -197,6 +213,24 @@ static void prom_sample(FILE *fp, const struct sp_result *r,
 		break;
 	case P_TRATE:
 		fprintf(fp, " %.6g\n", sp_time_rate(r, v->delta_ns));
+		break;
+	case P_WAIT:
+	case P_DELAY:
+		sp_fmt_seconds(secs, sizeof(secs),
+			       v->part_ns[what == P_WAIT ? SP_SPLIT_WAIT : SP_SPLIT_DELAY]);
+		fprintf(fp, " %s\n", secs);
+		break;
+	case P_DWAIT:
+	case P_DDELAY:
+		sp_fmt_seconds(secs, sizeof(secs),
+			       v->dpart_ns[what == P_DWAIT ? SP_SPLIT_WAIT : SP_SPLIT_DELAY]);
+		fprintf(fp, " %s\n", secs);
+		break;
+	case P_WMAX:
+	case P_DMAX:
+		sp_fmt_seconds(secs, sizeof(secs),
+			       v->part_max[what == P_WMAX ? SP_SPLIT_WAIT : SP_SPLIT_DELAY]);
+		fprintf(fp, " %s\n", secs);
 		break;
 	}
 }
@@ -232,30 +266,47 @@ static void prom_samples(FILE *fp, const struct sp_result *r, char *buf,
 	prom_sample(fp, r, &rest, what);
 }
 
-/* One series of the histogram: cumulative buckets, +Inf, _sum, _count. */
+/* The histogram families: off-CPU time, the wait, the run delay. */
+static const struct {
+	const char *name, *help;
+} prom_hists[] = {
+	{ HIST_NAME,
+	  "Off-CPU time of the calls of schedule() since the last reset, in the kernel's log2 buckets (the hist field)." },
+	[SP_SPLIT_WAIT] = { "sched_points_offcpu_wait_seconds",
+	  "The wait part of the off-CPU time of the calls of schedule() (switch-out to the wakeup) since the last reset, in the kernel's log2 buckets (the wait_hist field)." },
+	[SP_SPLIT_DELAY] = { "sched_points_offcpu_run_delay_seconds",
+	  "The run delay part of the off-CPU time of the calls of schedule() (the wakeup to the switch back in) since the last reset, in the kernel's log2 buckets (the delay_hist field)." },
+};
+
+/*
+ * One series of histogram part (0 off-CPU time, SP_SPLIT_*): cumulative
+ * buckets, +Inf, _sum, _count.
+ */
 static void prom_hist_series(FILE *fp, const struct sp_result *r,
 			     const struct sp_group *g, const struct prom_vals *v,
-			     char *buf)
+			     char *buf, unsigned part)
 {
+	const struct sp_hist *h = part ? &v->part_hist[part] : &v->hist;
+	const char *name = prom_hists[part].name;
 	char le[64];
 	uint64_t cum = 0;
 	unsigned b;
 
 	for (b = 0; b < SP_HIST_N; b++) {
-		cum += v->hist.n[b];
+		cum += h->n[b];
 		if (sp_hist_upper(b))
 			sp_fmt_seconds(le, sizeof(le), sp_hist_upper(b));
 		else
 			snprintf(le, sizeof(le), "+Inf");
-		fputs(HIST_NAME "_bucket", fp);
+		fprintf(fp, "%s_bucket", name);
 		prom_labels(fp, r, g, buf, le);
 		fprintf(fp, " %llu\n", (unsigned long long)cum);
 	}
-	sp_fmt_seconds(le, sizeof(le), v->total_ns);
-	fputs(HIST_NAME "_sum", fp);
+	sp_fmt_seconds(le, sizeof(le), part ? v->part_ns[part] : v->total_ns);
+	fprintf(fp, "%s_sum", name);
 	prom_labels(fp, r, g, buf, NULL);
 	fprintf(fp, " %s\n", le);
-	fputs(HIST_NAME "_count", fp);
+	fprintf(fp, "%s_count", name);
 	prom_labels(fp, r, g, buf, NULL);
 	fprintf(fp, " %llu\n", (unsigned long long)cum);
 }
@@ -266,26 +317,26 @@ static void prom_hist_series(FILE *fp, const struct sp_result *r,
  * row has none, and 28 zero samples would say its calls took no time
  * (issue 34); 'other' only when a group left out has one.
  */
-static void prom_histogram(FILE *fp, const struct sp_result *r, char *buf)
+static void prom_histogram(FILE *fp, const struct sp_result *r, char *buf,
+			   unsigned part)
 {
 	struct prom_vals *v = sp_xrealloc(NULL, 1, sizeof(*v));
 	uint32_t i;
 
-	prom_family(fp, HIST_NAME, "histogram",
-		    "Off-CPU time of the calls of schedule() since the last reset, in the kernel's log2 buckets (the hist field).");
+	prom_family(fp, prom_hists[part].name, "histogram", prom_hists[part].help);
 	for (i = 0; i < r->nshown; i++) {
 		if (!sp_hist_calls(sp_group_hist(r, &r->groups[i])))
 			continue;
 		memset(v, 0, sizeof(*v));
 		prom_add(v, r, &r->groups[i]);
-		prom_hist_series(fp, r, &r->groups[i], v, buf);
+		prom_hist_series(fp, r, &r->groups[i], v, buf, part);
 	}
 	memset(v, 0, sizeof(*v));
 	for (i = r->nshown; i < r->ngroups; i++)
 		if (sp_hist_calls(sp_group_hist(r, &r->groups[i])))
 			prom_add(v, r, &r->groups[i]);
 	if (sp_hist_calls(&v->hist))
-		prom_hist_series(fp, r, NULL, v, buf);
+		prom_hist_series(fp, r, NULL, v, buf, part);
 	free(v);
 }
 
@@ -308,7 +359,25 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 			     "gauge",
 			     "Longest single off-CPU stretch since the last reset.");
 		if (r->hist)
-			prom_histogram(fp, r, buf);
+			prom_histogram(fp, r, buf, 0);
+		if (r->split) {
+			prom_samples(fp, r, buf, P_WAIT,
+				     "sched_points_offcpu_wait_seconds_total", "counter",
+				     "The wait part of the off-CPU time (switch-out to the wakeup) since the last reset.");
+			prom_samples(fp, r, buf, P_WMAX,
+				     "sched_points_offcpu_wait_max_seconds", "gauge",
+				     "Longest single wait since the last reset.");
+			prom_samples(fp, r, buf, P_DELAY,
+				     "sched_points_offcpu_run_delay_seconds_total", "counter",
+				     "The run delay part of the off-CPU time (the wakeup to the switch back in) since the last reset.");
+			prom_samples(fp, r, buf, P_DMAX,
+				     "sched_points_offcpu_run_delay_max_seconds", "gauge",
+				     "Longest single run delay since the last reset.");
+		}
+		if (r->hist && r->split) {
+			prom_histogram(fp, r, buf, SP_SPLIT_WAIT);
+			prom_histogram(fp, r, buf, SP_SPLIT_DELAY);
+		}
 		free(buf);
 		return;
 	}
@@ -323,6 +392,13 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 		prom_samples(fp, r, buf, P_TRATE,
 			     "sched_points_offcpu_seconds_per_second", "gauge",
 			     "Off-CPU seconds per second over the last interval.");
+	if (r->split) {
+		prom_samples(fp, r, buf, P_DWAIT, "sched_points_offcpu_wait_seconds_delta",
+			     "gauge", "The wait part of the off-CPU time in the last interval.");
+		prom_samples(fp, r, buf, P_DDELAY,
+			     "sched_points_offcpu_run_delay_seconds_delta", "gauge",
+			     "The run delay part of the off-CPU time in the last interval.");
+	}
 	free(buf);
 }
 

@@ -334,11 +334,25 @@ struct sp_rtime {
 	uint64_t tcount;	/* calls of the lines that carry time (MEAN) */
 };
 
+/*
+ * The split of a row's off-CPU time (format 2 with the wait_ns ... columns,
+ * store->splits[] beside rows[]): the wait (switch-out to the wakeup), its
+ * longest, and the longest run delay (the wakeup to the switch back in).
+ * The run delay's sum is total_ns - wait_ns: every line has wait_ns +
+ * delay_ns = total_ns, so every sum of lines has too.
+ */
+struct sp_rsplit {
+	uint64_t wait_ns;
+	uint64_t wait_max_ns;
+	uint64_t delay_max_ns;
+};
+
 /* Interval mode: what a row gained since the previous snapshot. */
 struct sp_rdelta {
 	uint64_t count;
 	uint64_t ns;
 	uint64_t tcount;	/* of the calls of lines that carry time */
+	uint64_t wait_ns;	/* of ns, the wait (split inputs) */
 };
 
 /* A slot of the row index: 8 bytes, so the index costs little per key. */
@@ -353,6 +367,12 @@ struct sp_store {
 	uint32_t major;		/* of the version: 1 for "1.2", 2 for "2" */
 	uint32_t minor;		/* of the version: 2 for "1.2", 0 for "1" */
 	bool has_hist;		/* histograms: 'hist 1' or a line with one */
+	/*
+	 * The wait and run delay columns (format 2's header of 16 fields):
+	 * then every histogram record of a row is three, hrecs[hist - 1]
+	 * (off-CPU time), hrecs[hist] (wait), hrecs[hist + 1] (run delay).
+	 */
+	bool has_split;
 	uint8_t kinds_seen;	/* bit (1 << kind) for every kind of a line */
 	struct sp_summary sum;
 	struct sp_pool comms, syms;
@@ -360,6 +380,7 @@ struct sp_store {
 	uint32_t syminfo_cap;
 	struct sp_row *rows;
 	struct sp_rtime *times;		/* [rows_cap] or NULL: all zero */
+	struct sp_rsplit *splits;	/* [rows_cap] or NULL: all zero */
 	struct sp_rdelta *deltas;	/* [nrows] or NULL: see delta.c */
 	uint32_t *dtasks;	/* [nrows] or NULL: exited tasks folded into a
 				 * row in the interval (delta.c), when there
@@ -378,7 +399,10 @@ struct sp_store {
 	uint64_t total_delta;
 	sp_u128 total_ns;	/* sum of all total_ns */
 	sp_u128 total_delta_ns;
+	sp_u128 total_wait_ns;	/* sum of all wait_ns (split inputs) */
+	sp_u128 total_delta_wait_ns;
 	uint64_t total_hist;	/* calls in all histograms, cannot overflow */
+	uint64_t total_shist;	/* the same for the wait and run delay's */
 	uint64_t lines;		/* data lines read */
 };
 
@@ -389,10 +413,13 @@ struct sp_line {
 	uint32_t pid, tgid;
 	unsigned kind;
 	uint64_t count, total_ns, max_ns;
+	uint64_t wait_ns, wait_max_ns, delay_max_ns;	/* split inputs */
 	const char *comm, *sym;	/* decoded comm, symbol as in the file */
 	size_t comm_len, sym_len;
 	const struct sp_syminfo *si;
 	const struct sp_hist *hist;	/* NULL: none ('-') */
+	/* split inputs: the wait and run delay histograms, NULL: '-' */
+	const struct sp_hist *whist, *dhist;
 };
 #define SP_ADD_COUNT_OVERFLOW	-1	/* the sum of all counts > 2^64-1 */
 #define SP_ADD_TIME_OVERFLOW	-2	/* one row's total_ns > 2^64-1 */
@@ -425,6 +452,20 @@ bool sp_row_hist(const struct sp_store *st, uint32_t i, bool delta,
 		 struct sp_hist *h);
 /* Interval mode: take prev's buckets *h off row i's interval buckets. */
 void sp_row_hist_sub(struct sp_store *st, uint32_t i, const struct sp_hist *h);
+/*
+ * The split of row i, zero when the store has none.  The histograms of
+ * the split (which: SP_SPLIT_WAIT or SP_SPLIT_DELAY) as sp_row_hist_add(),
+ * sp_row_hist() and sp_row_hist_sub() do for off-CPU time.
+ */
+#define SP_SPLIT_WAIT	1
+#define SP_SPLIT_DELAY	2
+struct sp_rsplit sp_row_split(const struct sp_store *st, uint32_t i);
+bool sp_row_shist_add(const struct sp_store *st, uint32_t i, unsigned which,
+		      bool delta, struct sp_hist *sum);
+bool sp_row_shist(const struct sp_store *st, uint32_t i, unsigned which,
+		  bool delta, struct sp_hist *h);
+void sp_row_shist_sub(struct sp_store *st, uint32_t i, unsigned which,
+		      const struct sp_hist *h);
 
 /* ---- parse.c ---------------------------------------------------------- */
 
@@ -537,6 +578,8 @@ struct sp_opts {
 	bool format_given;
 	bool pretty;
 	bool buckets;		/* --buckets: a CSV row, a heat-map column per bucket */
+	bool split;		/* --split: the table shows every column of the
+				 * wait and run delay (else WAIT DELAY DMAX) */
 	const char *file;	/* NULL: SP_DEFAULT_SOURCE */
 	const char *output;	/* -o */
 	double interval;
@@ -563,6 +606,16 @@ struct sp_group {
 	uint8_t kind;		/* with SP_K_KIND */
 	bool exited;		/* a row of exited tasks (views by pid or tgid) */
 	uint32_t xtasks;	/* index in result->xtasks (when it has one) */
+	uint32_t split;		/* index in result->splits (when result->split) */
+};
+
+/*
+ * The wait and run delay of a group (split inputs), out of line as
+ * histograms are: delay = total - wait, in the interval too.
+ */
+struct sp_gsplit {
+	sp_u128 wait_ns, delta_wait_ns;
+	uint64_t wait_max_ns, delay_max_ns;
 };
 
 /*
@@ -587,14 +640,20 @@ struct sp_result {
 	struct sp_keymap seen_task, seen_site;	/* distinct counting */
 	struct sp_hist *hists;	/* a histogram per group (hist), or NULL */
 	uint32_t nhists, hcap;
+	/* split: per group, its index g->split (hists of it: g->hist) */
+	struct sp_gsplit *splits;
+	struct sp_hist *whists, *dhists;	/* with hist and split */
+	uint32_t nsplits, scap;
 	struct sp_xtasks *xtasks;	/* per group when the store has rows
 					 * of exited tasks, or NULL */
 	uint32_t nxtasks, xcap;
 	uint64_t total, total_delta;	/* over every filtered row */
 	sp_u128 total_ns, total_delta_ns;
+	sp_u128 total_wait_ns, total_delta_wait_ns;	/* split */
 	uint64_t nrows;		/* filtered rows */
 	bool by_time;		/* --value time */
 	bool hist;		/* the input has histograms: percentile columns */
+	bool split;		/* wait and run delay columns (sp_store_split()) */
 	bool delta;		/* interval mode */
 	bool exited_shown;	/* a shown group is a row of exited tasks */
 	double interval;	/* seconds, <= 0: unknown */
@@ -648,6 +707,23 @@ const struct sp_hist *sp_group_hist(const struct sp_result *r,
 /* A percentile of the group's histogram (sp_hist_percentile()). */
 bool sp_group_percentile(const struct sp_result *r, const struct sp_group *g,
 			 unsigned pct, uint64_t *out);
+/*
+ * The split of a group (r->split): its wait or run delay (which:
+ * SP_SPLIT_WAIT, SP_SPLIT_DELAY), in interval mode the interval's; the
+ * longest; the histogram (NULL without); a percentile.
+ */
+sp_u128 sp_group_split_ns(const struct sp_result *r, const struct sp_group *g,
+			  unsigned which, bool delta);
+uint64_t sp_group_split_max(const struct sp_result *r,
+			    const struct sp_group *g, unsigned which);
+const struct sp_hist *sp_group_split_hist(const struct sp_result *r,
+					  const struct sp_group *g,
+					  unsigned which);
+bool sp_group_split_percentile(const struct sp_result *r,
+			       const struct sp_group *g, unsigned which,
+			       unsigned pct, uint64_t *out);
+/* The input shows the split: its columns, and time was on. */
+bool sp_store_split(const struct sp_store *st);
 const char *sp_site_name(const struct sp_result *r, const struct sp_group *g);
 /*
  * One string for a column of the matrix: the site, or "kind:site" when the
@@ -684,8 +760,16 @@ enum sp_col {
 	SP_COL_P50,		/* p50_ns, ... from the histogram */
 	SP_COL_P90,
 	SP_COL_P99,
+	SP_COL_WAIT,		/* wait_ns (split inputs) */
+	SP_COL_DWAIT,		/* delta_wait_ns */
+	SP_COL_WP50, SP_COL_WP90, SP_COL_WP99,	/* wait_p50_ns ... */
+	SP_COL_WMAX,		/* wait_max_ns */
+	SP_COL_DELAY,		/* delay_ns: the run delay */
+	SP_COL_DDELAY,		/* delta_delay_ns */
+	SP_COL_DP50, SP_COL_DP90, SP_COL_DP99,	/* delay_p50_ns ... */
+	SP_COL_DMAX,		/* delay_max_ns */
 };
-#define SP_MAX_COLS 20
+#define SP_MAX_COLS 32
 double sp_rate(const struct sp_result *r, uint64_t delta);	/* < 0: none */
 double sp_time_rate(const struct sp_result *r, sp_u128 delta_ns);	/* < 0: none */
 /* The key fields of a view (SP_K_*, without SP_K_KIND), from options alone. */
@@ -708,6 +792,12 @@ int sp_opts_check(const struct sp_opts *o, char *why, size_t len);
  */
 #define SP_COLS_PEOPLE	0x1
 #define SP_COLS_TASKS	0x2
+/*
+ * With SP_COLS_PEOPLE, the wait and run delay's percentiles and WMAX too
+ * (--split); without it the table shows their sums (in interval mode the
+ * interval's) and DMAX, the longest run delay.  Machines get them all.
+ */
+#define SP_COLS_SPLIT	0x4
 size_t sp_result_columns(const struct sp_result *r, enum sp_col *cols,
 			 unsigned flags);
 /* The label columns (pid, tgid, comm, kind, site) a view has. */

@@ -246,6 +246,7 @@ void sp_store_free(struct sp_store *st)
 	free(st->syminfo);
 	free(st->rows);
 	free(st->times);
+	free(st->splits);
 	free(st->deltas);
 	free(st->dtasks);
 	free(st->hrecs);
@@ -327,6 +328,8 @@ static void rows_resize(struct sp_store *st, uint32_t cap)
 	st->rows = sp_xrealloc(st->rows, cap, sizeof(*st->rows));
 	if (st->times)
 		st->times = sp_xrealloc(st->times, cap, sizeof(*st->times));
+	if (st->splits)
+		st->splits = sp_xrealloc(st->splits, cap, sizeof(*st->splits));
 	st->rows_cap = cap;
 }
 
@@ -337,8 +340,16 @@ struct sp_rtime sp_row_time(const struct sp_store *st, uint32_t i)
 	return st->times ? st->times[i] : none;
 }
 
-bool sp_row_hist_add(const struct sp_store *st, uint32_t i, bool delta,
-		     struct sp_hist *sum)
+struct sp_rsplit sp_row_split(const struct sp_store *st, uint32_t i)
+{
+	struct sp_rsplit none = { 0, 0, 0 };
+
+	return st->splits ? st->splits[i] : none;
+}
+
+/* Record which (0 off-CPU time, SP_SPLIT_*) of row i's, summed into *sum. */
+static bool rec_add(const struct sp_store *st, uint32_t i, unsigned which,
+		    bool delta, struct sp_hist *sum)
 {
 	const struct sp_hrec *hr;
 	const uint64_t *c;
@@ -347,32 +358,65 @@ bool sp_row_hist_add(const struct sp_store *st, uint32_t i, bool delta,
 	c = delta ? st->dhcounts : st->hcounts;
 	if (!st->rows[i].hist || !c)	/* none, or no interval computed */
 		return false;
-	hr = &st->hrecs[st->rows[i].hist - 1];
+	if (which && !st->has_split)
+		return false;
+	hr = &st->hrecs[st->rows[i].hist - 1 + which];
 	c += hr->off;
 	for (m = hr->mask; m; m &= m - 1)
 		sum->n[__builtin_ctz(m)] += *c++;
 	return true;
 }
 
+bool sp_row_hist_add(const struct sp_store *st, uint32_t i, bool delta,
+		     struct sp_hist *sum)
+{
+	return rec_add(st, i, 0, delta, sum);
+}
+
 bool sp_row_hist(const struct sp_store *st, uint32_t i, bool delta,
 		 struct sp_hist *h)
 {
 	memset(h, 0, sizeof(*h));
-	return sp_row_hist_add(st, i, delta, h);
+	return rec_add(st, i, 0, delta, h);
 }
 
-void sp_row_hist_sub(struct sp_store *st, uint32_t i, const struct sp_hist *h)
+bool sp_row_shist_add(const struct sp_store *st, uint32_t i, unsigned which,
+		      bool delta, struct sp_hist *sum)
+{
+	return rec_add(st, i, which, delta, sum);
+}
+
+bool sp_row_shist(const struct sp_store *st, uint32_t i, unsigned which,
+		  bool delta, struct sp_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	return rec_add(st, i, which, delta, h);
+}
+
+static void rec_sub(struct sp_store *st, uint32_t i, unsigned which,
+		    const struct sp_hist *h)
 {
 	const struct sp_hrec *hr;
 	uint64_t *c;
 	uint32_t m;
 
-	if (!st->rows[i].hist || !st->dhcounts)
+	if (!st->rows[i].hist || !st->dhcounts || (which && !st->has_split))
 		return;
-	hr = &st->hrecs[st->rows[i].hist - 1];
+	hr = &st->hrecs[st->rows[i].hist - 1 + which];
 	c = st->dhcounts + hr->off;
 	for (m = hr->mask; m; m &= m - 1)
 		*c++ -= h->n[__builtin_ctz(m)];
+}
+
+void sp_row_hist_sub(struct sp_store *st, uint32_t i, const struct sp_hist *h)
+{
+	rec_sub(st, i, 0, h);
+}
+
+void sp_row_shist_sub(struct sp_store *st, uint32_t i, unsigned which,
+		      const struct sp_hist *h)
+{
+	rec_sub(st, i, which, h);
 }
 
 /* Room for n more counts in hcounts[]; returns where they go. */
@@ -406,30 +450,20 @@ static uint32_t hist_mask(const struct sp_hist *h)
 	return m;
 }
 
-/*
- * Add a line's histogram to row ri.  Buckets it already holds are added in
- * place; a new bucket moves the row's counts to the end of hcounts[] (rare:
- * two lines of one key), leaving the old ones unused.
- */
-static void row_hist_add(struct sp_store *st, uint32_t ri,
-			 const struct sp_hist *h)
+/* Add *h (NULL: none) to record which of row ri (see rec_add()). */
+static void rec_sum(struct sp_store *st, uint32_t ri, unsigned which,
+		    const struct sp_hist *h)
 {
 	struct sp_hist sum;
 	struct sp_hrec *hr;
 	uint32_t m;
 	uint64_t *c;
 
-	if (!st->rows[ri].hist) {
-		if (st->nhrecs == st->hrecs_cap) {
-			st->hrecs_cap = st->hrecs_cap ? st->hrecs_cap * 2 : 1024;
-			st->hrecs = sp_xrealloc(st->hrecs, st->hrecs_cap,
-						sizeof(*st->hrecs));
-		}
-		st->hrecs[st->nhrecs] = (struct sp_hrec){ 0, st->nhcounts };
-		st->rows[ri].hist = ++st->nhrecs;
-	}
-	hr = &st->hrecs[st->rows[ri].hist - 1];
-	sp_row_hist(st, ri, false, &sum);
+	if (!h)
+		return;
+	hr = &st->hrecs[st->rows[ri].hist - 1 + which];
+	memset(&sum, 0, sizeof(sum));
+	rec_add(st, ri, which, false, &sum);
 	for (m = 0; m < SP_HIST_N; m++)
 		sum.n[m] += h->n[m];	/* below 2^64: see sp_store_add() */
 	m = hist_mask(&sum);
@@ -442,6 +476,38 @@ static void row_hist_add(struct sp_store *st, uint32_t ri,
 	c = st->hcounts + hr->off;
 	for (; m; m &= m - 1)
 		*c++ = sum.n[__builtin_ctz(m)];
+}
+
+/*
+ * Add a line's histograms to row ri: off-CPU time, and in a split input
+ * the wait and the run delay (three records a row).  Buckets a record
+ * already holds are added in place; a new bucket moves its counts to the
+ * end of hcounts[] (rare: two lines of one key), leaving the old ones
+ * unused.
+ */
+static void row_hist_add(struct sp_store *st, uint32_t ri,
+			 const struct sp_line *l)
+{
+	uint32_t nrec = st->has_split ? 3 : 1;
+
+	if (!st->rows[ri].hist) {
+		uint32_t k;
+
+		while (st->nhrecs + nrec > st->hrecs_cap) {
+			st->hrecs_cap = st->hrecs_cap ? st->hrecs_cap * 2 : 1024;
+			st->hrecs = sp_xrealloc(st->hrecs, st->hrecs_cap,
+						sizeof(*st->hrecs));
+		}
+		for (k = 0; k < nrec; k++)
+			st->hrecs[st->nhrecs + k] = (struct sp_hrec){ 0, st->nhcounts };
+		st->rows[ri].hist = st->nhrecs + 1;
+		st->nhrecs += nrec;
+	}
+	rec_sum(st, ri, 0, l->hist);
+	if (st->has_split) {
+		rec_sum(st, ri, SP_SPLIT_WAIT, l->whist);
+		rec_sum(st, ri, SP_SPLIT_DELAY, l->dhist);
+	}
 }
 
 /* A side array of cap elements of size bytes, zero for the n rows so far. */
@@ -525,9 +591,28 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 		st->total_hist += (uint64_t)calls;
 		st->has_hist = true;
 	}
+	if (l->whist || l->dhist) {
+		/* the same for the split's, the larger of the two a line */
+		sp_u128 w = 0, d = 0;
+		unsigned b;
+
+		for (b = 0; b < SP_HIST_N; b++) {
+			w += l->whist ? l->whist->n[b] : 0;
+			d += l->dhist ? l->dhist->n[b] : 0;
+		}
+		if (w < d)
+			w = d;
+		if (w > UINT64_MAX - st->total_shist)
+			return SP_ADD_HIST_OVERFLOW;
+		st->total_shist += (uint64_t)w;
+		st->has_hist = true;
+	}
 	/* the first line with time: times[] from now on */
 	if ((l->total_ns || l->max_ns) && !st->times)
 		st->times = side_array(st->rows_cap, sizeof(*st->times));
+	/* the first with a split (wait or run delay): splits[] */
+	if ((l->wait_ns || l->wait_max_ns || l->delay_max_ns) && !st->splits)
+		st->splits = side_array(st->rows_cap, sizeof(*st->splits));
 	h = row_hash(st, &k);
 	s = index_slot(st, h, &k);
 	if (st->index[s].row) {
@@ -549,8 +634,18 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			if (l->max_ns > t->max_ns)
 				t->max_ns = l->max_ns;
 		}
-		if (l->hist)
-			row_hist_add(st, ri, l->hist);
+		if (st->splits) {
+			struct sp_rsplit *x = &st->splits[ri];
+
+			/* below total_ns, which did not overflow */
+			x->wait_ns += l->wait_ns;
+			if (l->wait_max_ns > x->wait_max_ns)
+				x->wait_max_ns = l->wait_max_ns;
+			if (l->delay_max_ns > x->delay_max_ns)
+				x->delay_max_ns = l->delay_max_ns;
+		}
+		if (l->hist || l->whist || l->dhist)
+			row_hist_add(st, ri, l);
 		st->rows[ri].count += l->count;
 		if (sp_row_exited(&st->rows[ri]))
 			st->rows[ri].tgid += l->tgid;
@@ -565,8 +660,12 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 			st->times[st->nrows] = (struct sp_rtime){
 				l->total_ns, l->max_ns, l->total_ns ? l->count : 0,
 			};
-		if (l->hist)
-			row_hist_add(st, st->nrows, l->hist);
+		if (st->splits)
+			st->splits[st->nrows] = (struct sp_rsplit){
+				l->wait_ns, l->wait_max_ns, l->delay_max_ns,
+			};
+		if (l->hist || l->whist || l->dhist)
+			row_hist_add(st, st->nrows, l);
 		st->index[s].hash = h;
 		st->index[s].row = ++st->nrows;
 		if (l->pid == SP_PID_EXITED)
@@ -574,6 +673,7 @@ int sp_store_add(struct sp_store *st, const struct sp_line *l)
 	}
 	st->total += l->count;
 	st->total_ns += l->total_ns;
+	st->total_wait_ns += l->wait_ns;
 	st->kinds_seen |= (uint8_t)(1u << l->kind);
 	st->lines++;
 	return 0;

@@ -448,25 +448,55 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 
 /* ---- heatmap --buckets: call sites x buckets ----------------------------- */
 
+/*
+ * With --split (and an input with the split), each site is three rows: its
+ * off-CPU time, the wait and the run delay; row j of the picture is group
+ * j / parts, part j % parts.
+ */
+static const char *const part_names[] = { "", " wait", " run delay" };
+
+static const struct sp_hist *part_hist(const struct sp_result *r,
+				       const struct sp_group *g, unsigned part)
+{
+	return part ? sp_group_split_hist(r, g, part == 1 ? SP_SPLIT_WAIT : SP_SPLIT_DELAY) :
+		      sp_group_hist(r, g);
+}
+
+static void part_label(const struct sp_result *r, const struct sp_group *g,
+		       unsigned part, char *label, size_t len)
+{
+	size_t n;
+
+	sp_column_label(r, g, label, len);
+	n = strlen(label);
+	snprintf(label + n, len - n, "%s", part_names[part]);
+}
+
 void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 {
+	static const enum sp_col pcts[3][2] = {
+		{ SP_COL_P50, SP_COL_P99 }, { SP_COL_WP50, SP_COL_WP99 },
+		{ SP_COL_DP50, SP_COL_DP99 },
+	};
 	FILE *fp = out->fp;
 	size_t lw = 10, clen = SP_MAX_LINE + 32, c;
 	char *label, *cut, fill[16], title[320], lo[64], hi[64];
 	unsigned first = SP_HIST_N, last = 0, f, l, b;
+	unsigned parts = r->o->split && r->split && r->hist ? 3 : 1;
 	sp_u128 max = 0, min = 0;
 	double left, top;
-	uint32_t i;
+	uint32_t i, nrows = r->nshown * parts;
 	const char *what = r->delta ? "calls in the interval" : "calls";
 
 	if (out->reset_msg)
 		return;
 	label = sp_xrealloc(NULL, clen, 1);
 	cut = sp_xrealloc(NULL, clen, 1);
-	for (i = 0; i < r->nshown; i++) {
-		const struct sp_hist *h = sp_group_hist(r, &r->groups[i]);
+	for (i = 0; i < nrows; i++) {
+		const struct sp_group *g = &r->groups[i / parts];
+		const struct sp_hist *h = part_hist(r, g, i % parts);
 
-		sp_column_label(r, &r->groups[i], label, clen);
+		part_label(r, g, i % parts, label, clen);
 		cut_label(cut, clen, label);
 		if (glyphs(cut) > lw)
 			lw = glyphs(cut);
@@ -484,11 +514,12 @@ void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 	if (first > last)	/* no bucket holds anything */
 		first = last = 0;
 	snprintf(title, sizeof(title),
-		 "sched_points: off-CPU time per %s, log2 buckets (%u of %u %ss)",
+		 "sched_points: off-CPU time%s per %s, log2 buckets (%u of %u %ss)",
+		 parts > 1 ? ", its wait and run delay" : "",
 		 sp_site_label(r->o), r->nshown, r->ngroups, sp_site_label(r->o));
 	left = 12 + (double)lw * CHAR_W;
 	top = 48 + 18 * CHAR_W;		/* "1.02us..2.05us" upright */
-	svg_start(fp, r->st, title, left, top, last - first + 1, r->nshown);
+	svg_start(fp, r->st, title, left, top, last - first + 1, nrows);
 	for (b = first; b <= last; b++) {
 		fmt_value(true, lo, sizeof(lo), sp_hist_lower(b));
 		if (sp_hist_upper(b))
@@ -498,21 +529,20 @@ void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 		snprintf(label, clen, "%s..%s", lo, hi);
 		column_label(fp, left, top, b - first, label);
 	}
-	grid(fp, left, top, last - first + 1, r->nshown);
-	for (i = 0; i < r->nshown; i++) {
-		const struct sp_group *g = &r->groups[i];
-		const struct sp_hist *h = sp_group_hist(r, g);
+	grid(fp, left, top, last - first + 1, nrows);
+	for (i = 0; i < nrows; i++) {
+		const struct sp_group *g = &r->groups[i / parts];
+		unsigned part = i % parts;
+		const struct sp_hist *h = part_hist(r, g, part);
 		double y = top + (double)i * CELL;
 		uint64_t calls = sp_hist_calls(h);
 		char *xlabel;
 
-		sp_column_label(r, g, label, clen);
+		part_label(r, g, part, label, clen);
 		cut_label(cut, clen, label);
 		text_at(fp, left - 4, y + CELL - 4, "end", cut);
 		xlabel = xml_escaped(label);
 		for (b = first; calls && b <= last; b++) {
-			static const enum sp_col pcts[] = { SP_COL_P50, SP_COL_P99 };
-
 			if (!h->n[b])
 				continue;
 			colour(scale(h->n[b], min, max), fill, sizeof(fill));
@@ -524,11 +554,11 @@ void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 				snprintf(hi, sizeof(hi), "inf");
 			fprintf(fp, "%s, %s to %s: %s %llu (%.1f%%)", xlabel, lo, hi, what,
 				(unsigned long long)h->n[b], 100.0 * (double)h->n[b] / (double)calls);
-			for (c = 0; c < sizeof(pcts) / sizeof(pcts[0]); c++) {
+			for (c = 0; c < 2; c++) {
 				struct sp_cell cell;
 				size_t n;
 
-				sp_cell_get(r, g, pcts[c], &cell);
+				sp_cell_get(r, g, pcts[part][c], &cell);
 				fprintf(fp, ", %s %s", c ? "p99" : "p50",
 					sp_cell_text(&cell, true, hi, sizeof(hi), &n));
 			}
@@ -538,7 +568,7 @@ void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 	}
 	if (!r->nshown)
 		text_at(fp, left, top + 12, "start", "no data");
-	legend(fp, false, left, top + (double)r->nshown * CELL + 30, what, min, max);
+	legend(fp, false, left, top + (double)nrows * CELL + 30, what, min, max);
 	fputs("</svg>\n", fp);
 	free(cut);
 	free(label);

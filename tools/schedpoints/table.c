@@ -219,7 +219,8 @@ void sp_table_result(struct sp_out *out, const struct sp_result *r)
 		fprintf(out->fp, "%s\n\n", out->reset_msg);
 		return;
 	}
-	src.ncols = sp_result_columns(r, t.cols, SP_COLS_PEOPLE | SP_COLS_TASKS);
+	src.ncols = sp_result_columns(r, t.cols, SP_COLS_PEOPLE | SP_COLS_TASKS |
+				      (r->o->split ? SP_COLS_SPLIT : 0));
 	fputc('\n', out->fp);
 	table_write(out->fp, &src);
 	fputc('\n', out->fp);
@@ -391,22 +392,91 @@ static void hist_point(struct sp_out *out, const struct sp_result *r,
 		r->by_time ? "time" : "count");
 }
 
-void sp_table_hist(struct sp_out *out, const struct sp_result *r)
+/*
+ * One distribution: its bars under the title (what the time is), then the
+ * line of its figures, cols[] as names[] say (d before the interval's).
+ */
+static void hist_bars(struct sp_out *out, const struct sp_result *r,
+		      const struct sp_group *g, const char *title,
+		      const struct sp_hist *h, uint64_t max_ns,
+		      const char *first_name, const enum sp_col *cols,
+		      const char *const *names, size_t ncols)
 {
-	static const enum sp_col sums[] = {
-		SP_COL_TIME, SP_COL_MEAN, SP_COL_P50, SP_COL_P90, SP_COL_P99,
-		SP_COL_MAX,
-	};
-	static const char *const names[] = {
-		"time", "mean", "p50", "p90", "p99", "max",
-	};
 	FILE *fp = out->fp;
-	const struct sp_group *g;
-	const struct sp_hist *h;
 	char lo[64], hi[64], buf[64];
 	size_t wlo = 0, whi = 0, wn = 8, c;
 	unsigned first, last, i;
 	uint64_t most = 0;
+
+	if (!sp_hist_range(h, &first, &last)) {
+		fprintf(fp, "\nno call in its %s histogram\n", title);
+		return;
+	}
+	for (i = first; i <= last; i++) {
+		bucket_ends(i, max_ns, lo, hi, sizeof(lo));
+		wlo = strlen(lo) > wlo ? strlen(lo) : wlo;
+		whi = strlen(hi) > whi ? strlen(hi) : whi;
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)h->n[i]);
+		wn = strlen(buf) > wn ? strlen(buf) : wn;
+		most = h->n[i] > most ? h->n[i] : most;
+	}
+	if (wlo + whi + 4 < 12)
+		wlo = 12 - whi - 4;
+	fprintf(fp, "\n%*s : %-*s distribution\n", (int)(wlo + whi + 4),
+		title, (int)wn, "count");
+	for (i = first; i <= last; i++) {
+		size_t stars = (size_t)((double)h->n[i] * BAR_W / (double)most);
+		char bar[BAR_W + 1];
+
+		memset(bar, '*', stars);
+		bar[stars] = '\0';
+		bucket_ends(i, max_ns, lo, hi, sizeof(lo));
+		fprintf(fp, "%*s -> %-*s : %-*llu |%-*s|\n", (int)wlo, lo, (int)whi, hi,
+			(int)wn, (unsigned long long)h->n[i], BAR_W, bar);
+	}
+	fprintf(fp, "\n%s %llu", first_name, (unsigned long long)sp_hist_calls(h));
+	for (c = 0; c < ncols; c++) {
+		struct sp_cell cell;
+		size_t n;
+
+		sp_cell_get(r, g, cols[c], &cell);
+		fprintf(fp, "  %s%s %s", c == 0 && r->delta ? "d" : "", names[c],
+			sp_cell_text(&cell, true, buf, sizeof(buf), &n));
+	}
+	fputc('\n', fp);
+}
+
+/*
+ * The off-CPU time's distribution; with the split, the wait's and the run
+ * delay's after it, each with its own figures (the sums: in interval mode,
+ * the interval's).
+ */
+void sp_table_hist(struct sp_out *out, const struct sp_result *r)
+{
+	static const char *const names[] = {
+		"time", "mean", "p50", "p90", "p99", "max",
+	};
+	static const char *const wnames[] = {
+		"wait", "p50", "p90", "p99", "max",
+	};
+	static const char *const dnames[] = {
+		"delay", "p50", "p90", "p99", "max",
+	};
+	enum sp_col sums[] = {
+		r->delta ? SP_COL_DTIME : SP_COL_TIME, SP_COL_MEAN, SP_COL_P50,
+		SP_COL_P90, SP_COL_P99, SP_COL_MAX,
+	};
+	enum sp_col waits[] = {
+		r->delta ? SP_COL_DWAIT : SP_COL_WAIT, SP_COL_WP50, SP_COL_WP90,
+		SP_COL_WP99, SP_COL_WMAX,
+	};
+	enum sp_col delays[] = {
+		r->delta ? SP_COL_DDELAY : SP_COL_DELAY, SP_COL_DP50, SP_COL_DP90,
+		SP_COL_DP99, SP_COL_DMAX,
+	};
+	FILE *fp = out->fp;
+	const struct sp_group *g;
+	unsigned first, last;
 
 	print_source(out, r);
 	if (out->reset_msg) {
@@ -419,45 +489,21 @@ void sp_table_hist(struct sp_out *out, const struct sp_result *r)
 		return;
 	}
 	g = &r->groups[0];
-	h = sp_group_hist(r, g);
 	hist_point(out, r, g);
-	if (!sp_hist_range(h, &first, &last)) {
+	if (!sp_hist_range(sp_group_hist(r, g), &first, &last)) {
 		fputs("no call in its histogram\n", fp);
 		return;
 	}
-	for (i = first; i <= last; i++) {
-		bucket_ends(i, g->max_ns, lo, hi, sizeof(lo));
-		wlo = strlen(lo) > wlo ? strlen(lo) : wlo;
-		whi = strlen(hi) > whi ? strlen(hi) : whi;
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)h->n[i]);
-		wn = strlen(buf) > wn ? strlen(buf) : wn;
-		most = h->n[i] > most ? h->n[i] : most;
-	}
-	if (wlo + whi + 4 < 12)
-		wlo = 12 - whi - 4;
-	fprintf(fp, "\n%*s : %-*s distribution\n", (int)(wlo + whi + 4),
-		"off-CPU time", (int)wn, "count");
-	for (i = first; i <= last; i++) {
-		size_t stars = (size_t)((double)h->n[i] * BAR_W / (double)most);
-		char bar[BAR_W + 1];
-
-		memset(bar, '*', stars);
-		bar[stars] = '\0';
-		bucket_ends(i, g->max_ns, lo, hi, sizeof(lo));
-		fprintf(fp, "%*s -> %-*s : %-*llu |%-*s|\n", (int)wlo, lo, (int)whi, hi,
-			(int)wn, (unsigned long long)h->n[i], BAR_W, bar);
-	}
-	fprintf(fp, "\ncalls %llu", (unsigned long long)sp_hist_calls(h));
-	for (c = 0; c < sizeof(sums) / sizeof(sums[0]); c++) {
-		enum sp_col col = sums[c] == SP_COL_TIME && r->delta ? SP_COL_DTIME : sums[c];
-		struct sp_cell cell;
-		size_t n;
-
-		sp_cell_get(r, g, col, &cell);
-		fprintf(fp, "  %s%s %s", col == SP_COL_DTIME ? "d" : "", names[c],
-			sp_cell_text(&cell, true, buf, sizeof(buf), &n));
-	}
-	fputc('\n', fp);
+	hist_bars(out, r, g, "off-CPU time", sp_group_hist(r, g), g->max_ns,
+		  "calls", sums, names, sizeof(sums) / sizeof(sums[0]));
+	if (!r->split)
+		return;
+	hist_bars(out, r, g, "wait", sp_group_split_hist(r, g, SP_SPLIT_WAIT),
+		  sp_group_split_max(r, g, SP_SPLIT_WAIT), "calls", waits,
+		  wnames, sizeof(waits) / sizeof(waits[0]));
+	hist_bars(out, r, g, "run delay", sp_group_split_hist(r, g, SP_SPLIT_DELAY),
+		  sp_group_split_max(r, g, SP_SPLIT_DELAY), "calls", delays,
+		  dnames, sizeof(delays) / sizeof(delays[0]));
 }
 
 /* ---- blocked: the tasks blocked now, by call site ------------------------ */

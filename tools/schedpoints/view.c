@@ -59,6 +59,9 @@ void sp_result_free(struct sp_result *r)
 	sp_keymap_free(&r->seen_task);
 	sp_keymap_free(&r->seen_site);
 	free(r->hists);
+	free(r->splits);
+	free(r->whists);
+	free(r->dhists);
 	free(r->xtasks);
 	memset(r, 0, sizeof(*r));
 }
@@ -106,6 +109,52 @@ bool sp_group_percentile(const struct sp_result *r, const struct sp_group *g,
 			 unsigned pct, uint64_t *out)
 {
 	return sp_hist_percentile(sp_group_hist(r, g), pct, g->max_ns, out);
+}
+
+bool sp_store_split(const struct sp_store *st)
+{
+	return st->has_split && (st->sum.time != 0 || st->splits);
+}
+
+sp_u128 sp_group_split_ns(const struct sp_result *r, const struct sp_group *g,
+			  unsigned which, bool delta)
+{
+	const struct sp_gsplit *x;
+	sp_u128 wait, total;
+
+	if (!r->split)
+		return 0;
+	x = &r->splits[g->split];
+	wait = delta ? x->delta_wait_ns : x->wait_ns;
+	total = delta ? g->delta_ns : g->total_ns;
+	/* each line's wait is at most its time: so is every sum's */
+	return which == SP_SPLIT_WAIT ? wait : total - wait;
+}
+
+uint64_t sp_group_split_max(const struct sp_result *r,
+			    const struct sp_group *g, unsigned which)
+{
+	if (!r->split)
+		return 0;
+	return which == SP_SPLIT_WAIT ? r->splits[g->split].wait_max_ns :
+					r->splits[g->split].delay_max_ns;
+}
+
+const struct sp_hist *sp_group_split_hist(const struct sp_result *r,
+					  const struct sp_group *g,
+					  unsigned which)
+{
+	if (!r->split || !r->hist)
+		return NULL;
+	return which == SP_SPLIT_WAIT ? &r->whists[g->hist] : &r->dhists[g->hist];
+}
+
+bool sp_group_split_percentile(const struct sp_result *r,
+			       const struct sp_group *g, unsigned which,
+			       unsigned pct, uint64_t *out)
+{
+	return sp_hist_percentile(sp_group_split_hist(r, g, which), pct,
+				  sp_group_split_max(r, g, which), out);
 }
 
 double sp_rate(const struct sp_result *r, uint64_t delta)
@@ -388,9 +437,27 @@ static struct sp_group *group_get(struct sp_result *r,
 		if (r->nhists == r->hcap) {
 			r->hcap = r->hcap ? r->hcap * 2 : 64;
 			r->hists = sp_xrealloc(r->hists, r->hcap, sizeof(*r->hists));
+			if (r->split) {
+				r->whists = sp_xrealloc(r->whists, r->hcap,
+							sizeof(*r->whists));
+				r->dhists = sp_xrealloc(r->dhists, r->hcap,
+							sizeof(*r->dhists));
+			}
 		}
 		memset(&r->hists[r->nhists], 0, sizeof(*r->hists));
+		if (r->split) {
+			memset(&r->whists[r->nhists], 0, sizeof(*r->whists));
+			memset(&r->dhists[r->nhists], 0, sizeof(*r->dhists));
+		}
 		g->hist = r->nhists++;
+	}
+	if (r->split) {		/* the wait and run delay, out of line */
+		if (r->nsplits == r->scap) {
+			r->scap = r->scap ? r->scap * 2 : 64;
+			r->splits = sp_xrealloc(r->splits, r->scap, sizeof(*r->splits));
+		}
+		memset(&r->splits[r->nsplits], 0, sizeof(*r->splits));
+		g->split = r->nsplits++;
 	}
 	if (r->st->nexited) {	/* rows of exited tasks: their numbers */
 		if (r->nxtasks == r->xcap) {
@@ -401,6 +468,27 @@ static struct sp_group *group_get(struct sp_result *r,
 		g->xtasks = r->nxtasks++;
 	}
 	return g;
+}
+
+/* Row i's wait and run delay (and their histograms) into group g. */
+static void group_split_add(struct sp_result *r, struct sp_group *g,
+			    uint32_t i, const struct sp_rdelta *d)
+{
+	struct sp_rsplit x = sp_row_split(r->st, i);
+	struct sp_gsplit *gs = &r->splits[g->split];
+
+	gs->wait_ns += x.wait_ns;
+	gs->delta_wait_ns += d->wait_ns;
+	if (x.wait_max_ns > gs->wait_max_ns)
+		gs->wait_max_ns = x.wait_max_ns;
+	if (x.delay_max_ns > gs->delay_max_ns)
+		gs->delay_max_ns = x.delay_max_ns;
+	if (r->hist) {
+		sp_row_shist_add(r->st, i, SP_SPLIT_WAIT, r->delta,
+				 &r->whists[g->hist]);
+		sp_row_shist_add(r->st, i, SP_SPLIT_DELAY, r->delta,
+				 &r->dhists[g->hist]);
+	}
 }
 
 static void result_init(struct sp_result *r, const struct sp_store *st,
@@ -414,6 +502,8 @@ static void result_init(struct sp_result *r, const struct sp_store *st,
 	r->interval = interval;
 	/* a histogram per cell would cost the matrix 208 bytes a cell */
 	r->hist = st->has_hist && o->view != SP_VIEW_MATRIX;
+	/* the same for the split: the matrix's cells are one value each */
+	r->split = sp_store_split(st) && o->view != SP_VIEW_MATRIX;
 	r->by_time = o->value == SP_VALUE_TIME;
 }
 
@@ -603,6 +693,8 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 		r->total_delta += d->count;
 		r->total_ns += t->total_ns;
 		r->total_delta_ns += d->ns;
+		r->total_wait_ns += sp_row_split(st, i).wait_ns;
+		r->total_delta_wait_ns += d->wait_ns;
 		g = group_get(r, row, site);
 		g->count += row->count;
 		g->delta += d->count;
@@ -623,6 +715,8 @@ static void aggregate(struct sp_result *r, const struct sp_store *st,
 			r->xtasks[g->xtasks].all += row->tgid;
 		if (r->hist)
 			sp_row_hist_add(st, i, r->delta, &r->hists[g->hist]);
+		if (r->split)
+			group_split_add(r, g, i, d);
 		active = !r->delta || d->count || d->ns;
 		if (!active)
 			continue;
@@ -1516,6 +1610,12 @@ int sp_opts_check(const struct sp_opts *o, char *why, size_t len)
 	if (o->buckets && !(o->format == SP_FMT_SVG && o->view == SP_VIEW_SITES) &&
 	    !(o->format == SP_FMT_CSV && o->view != SP_VIEW_MATRIX)) {
 		snprintf(why, len, "--buckets is for heatmap (sites x buckets) and --format csv of sites, tasks, site X, task PID and hist (a row per bucket)");
+		return -1;
+	}
+	if (o->split && !(o->format == SP_FMT_TABLE && o->view != SP_VIEW_MATRIX &&
+			  o->view != SP_VIEW_HIST) &&
+	    !(o->format == SP_FMT_SVG && o->buckets)) {
+		snprintf(why, len, "--split shows every column of the wait and run delay in the table of sites, tasks, site X, task PID and kinds, and their rows in heatmap --buckets (csv and json always carry them, hist always shows them)");
 		return -1;
 	}
 	if (o->columns_given && (o->view != SP_VIEW_MATRIX || one_dim)) {

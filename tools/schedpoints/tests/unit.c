@@ -11,6 +11,9 @@
 #include "schedpoints.h"
 
 #define HEADER "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm\n"
+/* version 2's: the off-CPU time split into the wait and the run delay */
+#define HEADER2 "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\twait_ns\twait_max_ns\t" \
+	"delay_ns\tdelay_max_ns\thist\twait_hist\tdelay_hist\taddress\tsymbol\tcomm\n"
 
 static int failed;
 
@@ -526,8 +529,8 @@ static void test_parse_exited(void)
 		const char *name, *in, *msg;
 	} refused[] = {
 		{ "parse: a line of exited tasks of 0 tasks is refused",
-		  "sched_points version 2\n" HEADER
-		  "0\t0\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
+		  "sched_points version 2\n" HEADER2
+		  "0\t0\tsleep\t5\t100\t60\t70\t50\t30\t10\t-\t-\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
 		  "mem:3: tgid: a line of exited tasks (pid 0) has the number of tasks folded into it, at least 1, got '0'" },
 		{ "parse: 'folded' comes after 'dropped'",
 		  "sched_points version 2\nfolded 7\ndropped 0\n" HEADER,
@@ -547,9 +550,9 @@ static void test_parse_exited(void)
 	size_t i;
 	bool ok;
 
-	ok = parse_one("sched_points version 2.1\nentries 2\ndropped 0\nfolded 7\nnew 3\n" HEADER
-		       "0\t7\tsleep\t5\t100\t60\t-\t0000000000000000\tf+0x1/0x2\tsh\n"
-		       "9\t9\tsleep\t2\t0\t0\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
+	ok = parse_one("sched_points version 2.1\nentries 2\ndropped 0\nfolded 7\nnew 3\n" HEADER2
+		       "0\t7\tsleep\t5\t100\t60\t70\t50\t30\t10\t-\t-\t-\t0000000000000000\tf+0x1/0x2\tsh\n"
+		       "9\t9\tsleep\t2\t0\t0\t0\t0\t0\t0\t-\t-\t-\t0000000000000000\tf+0x1/0x2\tsh\n",
 		       &st, &err) == 1 && st.sum.folded == 7 && st.major == 2 && st.minor == 1 &&
 	     st.nrows == 2 && st.nexited == 1 && sp_row_exited(&st.rows[0]) &&
 	     st.rows[0].tgid == 7 && !sp_row_exited(&st.rows[1]);
