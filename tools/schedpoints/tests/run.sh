@@ -220,7 +220,7 @@ fi
 # view that keeps all rows.
 totals_agree() {
 	f=$1
-	name=$(basename "$f")
+	name=${f#"$FIX2"/}
 	want=$(input_total "$f")
 	got=""
 	for view in "sites" "sites -g function" "sites -g module" "kinds" "tasks" \
@@ -253,7 +253,7 @@ totals_agree() {
 # seconds; and the kinds partition both sums.
 time_totals_agree() {
 	f=$1
-	name=$(basename "$f")
+	name=${f#"$FIX2"/}
 	want=$(input_col total_ns "$f" | bigsum)
 	for view in "sites" "sites -g function" "sites -g module" "kinds" "tasks" \
 		"tasks -b tgid" "tasks -b comm" "-T sites" "-T tasks -b comm" "-T kinds"; do
