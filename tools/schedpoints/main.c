@@ -65,7 +65,9 @@ static const char usage_text[] =
 "  -s, --sort KEYS      comma-separated keys, each breaking the ties of the\n"
 "                       one before: count, time, mean, p50, p90, p99, max,\n"
 "                       total (the value), tasks, sites, pid, tgid, comm,\n"
-"                       site, name (default: the value, count or time)\n"
+"                       site, name (default: the value, count or time);\n"
+"                       format 2's split: wait, delay, wmax, dmax, wp50,\n"
+"                       wp90, wp99, dp50, dp90, dp99\n"
 "  -r, --reverse        reverse the sort order\n"
 "  -n, --top N          show the first N rows, 0 all (matrix: N rows and N\n"
 "                       columns; prometheus: N series a family and 'other')\n"
@@ -253,7 +255,7 @@ static int parse_sort_list(struct sp_opts *o, const char *arg)
 			    !memcmp(sp_sort_name((enum sp_sort)k), p, len))
 				break;
 		if (k == SP_NSORTS)
-			return usage_error("--sort: unknown key '%.*s' in '%s' (count, time, mean, p50, p90, p99, max, total, tasks, sites, pid, tgid, comm, site, name)",
+			return usage_error("--sort: unknown key '%.*s' in '%s' (count, time, mean, p50, p90, p99, max, total, tasks, sites, pid, tgid, comm, site, name, wait, delay, wmax, dmax, wp50, wp90, wp99, dp50, dp90, dp99)",
 					   (int)len, p, arg);
 		if (o->nsort == SP_MAX_SORT)
 			return usage_error("--sort: at most %d keys", SP_MAX_SORT);

@@ -68,9 +68,16 @@ int sp_input_ok(const struct sp_opts *o, const struct sp_store *st)
 		what = "hist needs";
 	else if (o->buckets)
 		what = "--buckets needs";
+	/* the split first: a version 1 input has no split, whatever its hist */
+	for (i = 0; !sp_store_split(st) && i < o->nsort; i++) {
+		if (sp_sort_split(o->sort[i])) {
+			fprintf(stderr, "schedpoints: %s: --sort %s needs the wait and run delay of off-CPU time (format version 2, 'time 1'); the input has none\n",
+				st->name, sp_sort_name(o->sort[i]));
+			return -1;
+		}
+	}
 	for (i = 0; !what && i < o->nsort; i++) {
-		if (o->sort[i] == SP_SORT_P50 || o->sort[i] == SP_SORT_P90 ||
-		    o->sort[i] == SP_SORT_P99) {
+		if (sp_sort_pct(o->sort[i])) {
 			snprintf(sort, sizeof(sort), "--sort %s needs", sp_sort_name(o->sort[i]));
 			what = sort;
 		}

@@ -531,10 +531,18 @@ enum sp_sort {
 	SP_SORT_COMM, SP_SORT_SITE, SP_SORT_NAME, SP_SORT_TIME,
 	SP_SORT_MEAN, SP_SORT_MAX, SP_SORT_TASKS, SP_SORT_SITES,
 	SP_SORT_P50, SP_SORT_P90, SP_SORT_P99,
+	/* the split (format 2): WAIT DELAY WMAX DMAX WP50..WP99 DP50..DP99 */
+	SP_SORT_WAIT, SP_SORT_DELAY, SP_SORT_WMAX, SP_SORT_DMAX,
+	SP_SORT_WP50, SP_SORT_WP90, SP_SORT_WP99,
+	SP_SORT_DP50, SP_SORT_DP90, SP_SORT_DP99,
 	SP_NSORTS,
 };
 #define SP_MAX_SORT	8	/* keys in one --sort list */
 const char *sp_sort_name(enum sp_sort s);
+/* The percentile a key sorts by (p50..p99, wp50..dp99), or 0. */
+unsigned sp_sort_pct(enum sp_sort s);
+/* The part of the split a key sorts by: SP_SPLIT_WAIT, SP_SPLIT_DELAY, or 0. */
+unsigned sp_sort_split(enum sp_sort s);
 /* What a view measures: sorts by, percent of, matrix cells, folded values. */
 enum sp_value { SP_VALUE_COUNT, SP_VALUE_TIME };
 enum sp_format {

@@ -810,20 +810,53 @@ static int cmp_mean(const struct sp_result *r, const struct sp_group *a,
 	return cmp_u128_desc(ma, mb);
 }
 
-/* The percentile of a sort key (p50, p90, p99), or 0. */
-static unsigned sort_pct(enum sp_sort key)
+/* The percentile of a sort key, of off-CPU time or of the split, or 0. */
+unsigned sp_sort_pct(enum sp_sort key)
 {
-	return key == SP_SORT_P50 ? 50 : key == SP_SORT_P90 ? 90 :
-	       key == SP_SORT_P99 ? 99 : 0;
+	switch (key) {
+	case SP_SORT_P50: case SP_SORT_WP50: case SP_SORT_DP50:
+		return 50;
+	case SP_SORT_P90: case SP_SORT_WP90: case SP_SORT_DP90:
+		return 90;
+	case SP_SORT_P99: case SP_SORT_WP99: case SP_SORT_DP99:
+		return 99;
+	default:
+		return 0;
+	}
+}
+
+/* The part of the split a sort key is of (SP_SPLIT_*), or 0: off-CPU time. */
+unsigned sp_sort_split(enum sp_sort key)
+{
+	switch (key) {
+	case SP_SORT_WAIT: case SP_SORT_WMAX:
+	case SP_SORT_WP50: case SP_SORT_WP90: case SP_SORT_WP99:
+		return SP_SPLIT_WAIT;
+	case SP_SORT_DELAY: case SP_SORT_DMAX:
+	case SP_SORT_DP50: case SP_SORT_DP90: case SP_SORT_DP99:
+		return SP_SPLIT_DELAY;
+	default:
+		return 0;
+	}
+}
+
+/* The percentile key of g: of off-CPU time, or of the wait or run delay. */
+static bool key_percentile(const struct sp_result *r, enum sp_sort key,
+			   const struct sp_group *g, uint64_t *out)
+{
+	unsigned which = sp_sort_split(key);
+
+	return which ? sp_group_split_percentile(r, g, which, sp_sort_pct(key), out) :
+		       sp_group_percentile(r, g, sp_sort_pct(key), out);
 }
 
 /* Groups with the percentile first, higher first (as cmp_mean()). */
-static int cmp_pct(const struct sp_result *r, unsigned pct,
+static int cmp_pct(const struct sp_result *r, enum sp_sort key,
 		   const struct sp_group *a, const struct sp_group *b)
 {
 	uint64_t pa = 0, pb = 0;
-	bool ha = sp_group_percentile(r, a, pct, &pa);
-	bool hb = sp_group_percentile(r, b, pct, &pb);
+	bool ha = key_percentile(r, key, a, &pa);
+	bool hb = key_percentile(r, key, b, &pb);
 
 	if (ha != hb)
 		return ha ? -1 : 1;
@@ -846,9 +879,9 @@ static int cmp_absent(const struct sp_result *r, enum sp_sort key,
 	if (key == SP_SORT_MEAN) {
 		ha = sp_group_mean(r, a, &m);
 		hb = sp_group_mean(r, b, &m);
-	} else if (sort_pct(key)) {
-		ha = sp_group_percentile(r, a, sort_pct(key), &p);
-		hb = sp_group_percentile(r, b, sort_pct(key), &p);
+	} else if (sp_sort_pct(key)) {
+		ha = key_percentile(r, key, a, &p);
+		hb = key_percentile(r, key, b, &p);
 	} else {
 		return 0;
 	}
@@ -873,9 +906,23 @@ static int cmp_key(const struct sp_result *r, enum sp_sort key,
 	case SP_SORT_P50:
 	case SP_SORT_P90:
 	case SP_SORT_P99:
-		return cmp_pct(r, sort_pct(key), a, b);
+	case SP_SORT_WP50:
+	case SP_SORT_WP90:
+	case SP_SORT_WP99:
+	case SP_SORT_DP50:
+	case SP_SORT_DP90:
+	case SP_SORT_DP99:
+		return cmp_pct(r, key, a, b);
 	case SP_SORT_MAX:
 		return cmp_u64_desc(a->max_ns, b->max_ns);
+	case SP_SORT_WAIT:	/* as time: in interval mode the delta */
+	case SP_SORT_DELAY:
+		return cmp_u128_desc(sp_group_split_ns(r, a, sp_sort_split(key), r->delta),
+				     sp_group_split_ns(r, b, sp_sort_split(key), r->delta));
+	case SP_SORT_WMAX:
+	case SP_SORT_DMAX:
+		return cmp_u64_desc(sp_group_split_max(r, a, sp_sort_split(key)),
+				    sp_group_split_max(r, b, sp_sort_split(key)));
 	case SP_SORT_TASKS:
 		return cmp_u64_desc(sp_group_tasks(r, a), sp_group_tasks(r, b));
 	case SP_SORT_SITES:
@@ -958,6 +1005,14 @@ static bool fast_key(const struct sp_result *r, enum sp_sort key,
 		return true;
 	case SP_SORT_MAX:
 		*v = g->max_ns;
+		return true;
+	case SP_SORT_WAIT:
+	case SP_SORT_DELAY:
+		*v = sp_group_split_ns(r, g, sp_sort_split(key), r->delta);
+		return true;
+	case SP_SORT_WMAX:
+	case SP_SORT_DMAX:
+		*v = sp_group_split_max(r, g, sp_sort_split(key));
 		return true;
 	case SP_SORT_TASKS:
 		*v = sp_group_tasks(r, g);
@@ -1107,10 +1162,10 @@ static bool radix_key(const struct sp_result *r, const struct sort_ctx *ctx,
 		v = g->pid;
 	else if (key == SP_SORT_TGID)
 		v = g->tgid;
-	else if (key == SP_SORT_MEAN || sort_pct(key)) {
+	else if (key == SP_SORT_MEAN || sp_sort_pct(key)) {
 		/* without one: last, -r or not (as cmp_absent()) */
 		bool has = key == SP_SORT_MEAN ? sp_group_mean(r, g, &mean) :
-			   sp_group_percentile(r, g, sort_pct(key), &p);
+			   key_percentile(r, key, g, &p);
 
 		if (!has) {
 			*out = UINT64_MAX;	/* a tie with ~0: cmp_groups() */
@@ -1525,6 +1580,10 @@ const char *sp_sort_name(enum sp_sort s)
 		[SP_SORT_MEAN] = "mean", [SP_SORT_MAX] = "max",
 		[SP_SORT_TASKS] = "tasks", [SP_SORT_SITES] = "sites",
 		[SP_SORT_P50] = "p50", [SP_SORT_P90] = "p90", [SP_SORT_P99] = "p99",
+		[SP_SORT_WAIT] = "wait", [SP_SORT_DELAY] = "delay",
+		[SP_SORT_WMAX] = "wmax", [SP_SORT_DMAX] = "dmax",
+		[SP_SORT_WP50] = "wp50", [SP_SORT_WP90] = "wp90", [SP_SORT_WP99] = "wp99",
+		[SP_SORT_DP50] = "dp50", [SP_SORT_DP90] = "dp90", [SP_SORT_DP99] = "dp99",
 	};
 
 	return s < SP_NSORTS ? names[s] : "?";
@@ -1557,8 +1616,8 @@ static bool sort_applies(const struct sp_opts *o, enum sp_sort s)
 	case SP_SORT_P90:
 	case SP_SORT_P99:
 		return !matrix;
-	default:		/* measures: every view has them */
-		return true;
+	default:		/* measures: every view has them, the split not the matrix */
+		return !matrix || !sp_sort_split(s);
 	}
 }
 

@@ -1838,6 +1838,82 @@ sed 's/^\(123\t123\tsleep\t[0-9]*\t[0-9]*\t[0-9]*\t\)[0-9]*/\10/' "$FIX2/b.txt" 
 SP_RC=1
 sp diff "$FIX2/b.txt" "$OUT/wait-back.txt" >"$OUT/o" 2>"$OUT/e"
 eq "split: a wait that went back is a reset" "$?:$(grep -c 'wait_ns [0-9]* -> 0' "$OUT/e")" "1:1"
+# sort keys of the split (-s wait ... dp99): each key's column of CSV comes
+# out highest first, rows without a value (a percentile with no
+# histogram) last, and with -r lowest first, those rows still last.  So
+# that a key sorting by another field fails, the fixtures must tell the
+# keys apart: for every other key (of the split or of off-CPU time), the
+# order it gives is, on one of them, out of order in this key's column.
+SK=$OUT/sortkeys
+mkdir -p "$SK"
+SORTCOLS="wait:wait_ns delay:delay_ns wmax:wait_max_ns dmax:delay_max_ns wp50:wait_p50_ns wp90:wait_p90_ns wp99:wait_p99_ns dp50:delay_p50_ns dp90:delay_p90_ns dp99:delay_p99_ns count:count time:total_ns mean:mean_ns max:max_ns p50:p50_ns p90:p90_ns p99:p99_ns"
+for f in basic exited guest-demo-caller; do
+	for v in sites tasks; do
+		for kc in $SORTCOLS; do
+			sp -f "$FIX2/$f.txt" -F csv -n 0 -s "${kc%%:*}" $v | csv_records >"$SK/$f.$v.${kc%%:*}"
+			sp -f "$FIX2/$f.txt" -F csv -n 0 -s "${kc%%:*}" -r $v | csv_records >"$SK/$f.$v.${kc%%:*}.r"
+		done
+	done
+done
+sortkeys_check() {	# sortkeys_check SUFFIX: the keys of the split whose order is wrong
+	python3 -c '
+import csv, glob, os, sys
+d, sfx, cols = sys.argv[1], sys.argv[2], dict(x.split(":") for x in sys.argv[3].split())
+def ordered(vals, rev):
+    n = [int(v) for v in vals if v != ""]
+    return "" not in vals[:len(n)] and n == sorted(n, reverse=not rev)
+def col(path, c):
+    return [r[c] for r in csv.DictReader(open(path))]
+bad = []
+for k in list(cols)[:10]:
+    outs = [p for p in glob.glob(os.path.join(d, "*." + k + sfx)) if p.endswith("." + k + sfx)]
+    if len(outs) != 6 or not all(ordered(col(p, cols[k]), sfx == ".r") and col(p, cols[k]) for p in outs):
+        bad.append(k)
+print(" ".join(bad) or "none")' "$SK" "$1" "$SORTCOLS"
+}
+eq "split: -s wait, delay, wmax, dmax, wp50 ... dp99: highest first by the column of the key, rows without one last (sites, tasks; 3 fixtures)" \
+	"$(sortkeys_check '')" "none"
+eq "split: the same keys with -r: lowest first, rows without one still last" \
+	"$(sortkeys_check .r)" "none"
+eq "split: the fixtures tell the sort keys apart: every other key's order is out of order in each key's column on one of them" \
+	"$(python3 -c '
+import csv, sys
+d, cols = sys.argv[1], dict(x.split(":") for x in sys.argv[2].split())
+def desc(vals):
+    n = [int(v) for v in vals if v != ""]
+    return "" not in vals[:len(n)] and n == sorted(n, reverse=True)
+runs = [(f, v) for f in ("basic", "exited", "guest-demo-caller") for v in ("sites", "tasks")]
+same = [k + "~" + o for k in list(cols)[:10] for o in cols if o != k and
+        all(desc([r[cols[k]] for r in csv.DictReader(open("%s/%s.%s.%s" % (d, f, v, o)))]) for f, v in runs)]
+print(" ".join(same) or "none")' "$SK" "$SORTCOLS")" "none"
+eq "split: interval mode: -s wait and -s delay by the interval's (DWAIT, DDELAY), -s dmax by the longest (diff a -> b)" \
+	"$(for k in wait:delta_wait_ns delay:delta_delay_ns dmax:delay_max_ns; do sp -F csv diff "$FIX2/a.txt" "$FIX2/b.txt" -n 0 -s "${k%%:*}" sites | csv_pick "${k#*:}" | tail -n +2 | tr '\n' ' '; echo; done)" \
+	"1050000000 43750000 0 
+150000000 6250000 4000 
+6250000 3750000 1000 "
+eq "split: hist -s dp99: the point first in sites -s dp99 (the highest p99 of the run delay)" \
+	"$(sp -f "$S2" -s dp99 hist | sed -n 3p | sed 's/  tasks .*(the first of [0-9]* points by / /; s/)$//')" \
+	"point $(sp -f "$S2" -F csv -n 1 -s dp99 sites | csv_pick kind,site | tail -n 1 | tr , ' ') dp99"
+# without the split: exit 1, said, as -s p99 without histograms
+for k in wait delay wmax dmax wp50 wp90 wp99 dp50 dp90 dp99; do
+	SP_RC=1
+	sp -f "$FIX/basic.txt" -s "$k" sites >"$OUT/o" 2>"$OUT/e"
+	eq "split: -s $k on a version 1 input: exit 1, said" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
+		"1::schedpoints: $FIX/basic.txt: --sort $k needs the wait and run delay of off-CPU time (format version 2, 'time 1'); the input has none"
+done
+for args in "-f $FIX/a.txt -s count,dmax tasks" "-f $FIX/a.txt -s wait -F folded sites" \
+	"diff $FIX/a.txt $FIX/b.txt -s delay sites" "-f $FIX2/switches-off.txt -s wmax sites"; do
+	SP_RC=1
+	# shellcheck disable=SC2086 # words of options, split on purpose
+	sp $args >"$OUT/o" 2>"$OUT/e"
+	eq "split: no split, $args: exit 1, said" "$?:$(cat "$OUT/o"):$(grep -c '^schedpoints: .*: --sort [a-z]* needs the wait and run delay' "$OUT/e")" "1::1"
+done
+SP_RC=1
+sp -f "$FIX2/a.txt" -s wp99 sites >"$OUT/o" 2>"$OUT/e"
+eq "split: -s wp99 on a version 2 input without histograms: exit 1, as -s p99" "$?:$(cat "$OUT/o"):$(cat "$OUT/e")" \
+	"1::schedpoints: $FIX2/a.txt: --sort wp99 needs the histograms of off-CPU time ('hist 1'); the input has none"
+not_applies "$S2" "split: a sort key of the split in the matrix is a usage error" '^schedpoints: --sort [a-z0-9]*: the matrix view has no' \
+	"-s wait matrix" "-s dmax heatmap" "-s count,wp50 -F folded matrix"
 # refusals, each with its line
 refuse() {	# refuse NAME INPUT WANT: the input is refused with WANT
 	printf '%b' "$2" >"$OUT/refuse.txt"
