@@ -1544,12 +1544,14 @@ TEST_F_TIMEOUT(sp, fork_storm_folds_exited, 2 * T_LONG)
 			most = hist[i].count;
 	}
 	/*
-	 * Each child slept once, at one call site: all but the few whose
+	 * Each child slept once, at one call site: all but those whose
 	 * timer fired before they went to sleep, who never call schedule()
 	 * (preempted between arming the timer and sleeping: 1.3% of them on
-	 * the arm64 guest beside a kernel build).
+	 * the arm64 guest beside a kernel build, 11% on the debug guest
+	 * beside make check's host tests). The counts themselves are the
+	 * kprobe's, exactly, above.
 	 */
-	EXPECT_LE((unsigned long long)children * 95 / 100, most);
+	EXPECT_LE((unsigned long long)children * 3 / 4, most);
 	for (j = 0; j < v.nr; j++) {
 		if (v.e[j].pid == (unsigned int)getpid())
 			waited = true;
@@ -1561,7 +1563,7 @@ TEST_F_TIMEOUT(sp, fork_storm_folds_exited, 2 * T_LONG)
 			folded += v.e[j].tgid;
 	}
 	/* the children are in lines of their own or of exited tasks */
-	EXPECT_LE((unsigned long long)children * 95 / 100, own + folded)
+	EXPECT_LE((unsigned long long)children * 3 / 4, own + folded)
 		TH_LOG("%llu lines of children, %llu folded", own, folded);
 	EXPECT_LT(0ULL, folded);
 	EXPECT_LE(folded, v.folded);
@@ -7076,15 +7078,20 @@ TEST_F_TIMEOUT(sp, split_adds_up, T_LONG)
  * A napper at nice 19 beside a spinner on one CPU waits for the spinner's
  * slice after each wakeup: milliseconds of run delay per nap, which a run
  * delay read as 0, or swapped with the 20 ms waits, cannot pass for.
- * Ours ends later (the return from schedule(), after the end of the
- * switch and any interrupt before it, not the switch) and starts a
- * little later (the wakeup's enqueue, not its start): 500 us per wakeup
- * and 5% leave room for TCG (seen: ours 0.03% to 6% more).
+ * Ours starts a little later (the wakeup's enqueue, not its start): it
+ * may be short of the trace by 50 us per wakeup and 2%, no more (a run
+ * delay read off a stale runqueue clock was 3.75% short on the debug
+ * guest). It ends later (the return from schedule(), after the end of
+ * the switch and any interrupt before it): it may exceed the trace by
+ * half and 1 ms per wakeup (seen: 0.03% to 6% more on x86 TCG, 33% on
+ * the arm64 guest), far below the waits (20 ms a nap) it would be if
+ * the two were swapped.
  */
 #define RD_EVENT	"sp_run_delay"
 #define RD_NAPS		20
 #define RD_NAP_US	20000
-#define RD_SLACK_NS	500000ULL
+#define RD_SHORT_NS	50000ULL
+#define RD_LONG_NS	1000000ULL
 #define RD_SYNTH	TRACEFS "/synthetic_events"
 #define RD_WAKING	TRACEFS "/events/sched/sched_waking/trigger"
 #define RD_SWITCH	TRACEFS "/events/sched/sched_switch/trigger"
@@ -7217,7 +7224,7 @@ static int child_rd_napper(void *arg)
 TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
 {
 	unsigned long long wakeups = 0, traced = 0, ours = 0, waits = 0;
-	unsigned long long calls = 0, slack;
+	unsigned long long calls = 0, short_by, long_by;
 	struct rd_triggers t = { 0 };
 	char err[SP_ERR_MAX];
 	struct sp_child n, s;
@@ -7266,11 +7273,12 @@ TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
 		calls += e->count;
 	}
 	sp_view_free(&v);
-	slack = wakeups * RD_SLACK_NS + traced / 20;
-	TH_LOG("%llu wakeups: run delay %llu ns traced, %llu ns ours in %llu waits (wait %llu ns), slack %llu ns",
-	       wakeups, traced, ours, calls, waits, slack);
+	short_by = wakeups * RD_SHORT_NS + traced / 50;
+	long_by = wakeups * RD_LONG_NS + traced / 2;
+	TH_LOG("%llu wakeups: run delay %llu ns traced, %llu ns ours in %llu waits (wait %llu ns); ours may be %llu ns less, %llu more",
+	       wakeups, traced, ours, calls, waits, short_by, long_by);
 	/* the setup worked: the spinner made the napper wait for the CPU */
-	ASSERT_LT(slack, traced)
+	ASSERT_LT(2 * short_by, traced)
 		TH_LOG("the napper hardly waited for the spinner");
 	/*
 	 * One wakeup per wait: but for a wakeup that found the napper still
@@ -7278,8 +7286,8 @@ TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
 	 */
 	EXPECT_LE(calls, wakeups + 2);
 	EXPECT_LE(wakeups, calls + 2);
-	EXPECT_LE(traced, ours + slack);
-	EXPECT_LE(ours, traced + slack);
+	EXPECT_LE(traced, ours + short_by);
+	EXPECT_LE(ours, traced + long_by);
 	EXPECT_GE(waits, RD_NAPS * (RD_NAP_US * 1000ULL - OFFCPU_SLACK_NS));
 }
 
