@@ -47,6 +47,11 @@ append="console=$console panic=-1 loglevel=5 sp.mode=$mode"
 # soft lockup, twice watchdog_thresh): the KUnit case
 # big_tables_read_yielding reads 2^20-entry tables under preempt=none.
 [ "${VARIANT:-}" != debug ] || append+=" watchdog_thresh=1"
+# arm64 has no debug kernel: its check guest runs the series' KUnit suite
+# at boot (not the big tables' suite, which needs preempt=none).
+if [ "$ARCH" = arm64 ] && [ "$mode" = check ]; then
+	append+=" kunit.enable=1 kunit.filter_glob=sched_points"
+fi
 append+=" ${SP_APPEND:-}"
 # The debug kernel (NR_CPUS=64) runs 2 of 64 possible CPUs, as a VM sized
 # for more vCPUs than it runs: tables are for online CPUs only, and a test

@@ -83,6 +83,7 @@
 #define SP_MOD_PREEMPT	SP_DEBUGFS "/sched_points_test/preempt"
 #define SP_MOD_SPIN	SP_DEBUGFS "/sched_points_test/spin"
 #define SP_MOD_COND	SP_DEBUGFS "/sched_points_test/cond_resched"
+#define SP_MOD_MIGHT	SP_DEBUGFS "/sched_points_test/might_resched"
 /* The preemption model of a PREEMPT_DYNAMIC kernel (CONFIG_SCHED_DEBUG). */
 #define SCHED_PREEMPT	SP_DEBUGFS "/sched/preempt"
 
@@ -879,6 +880,7 @@ TEST_F_TIMEOUT(sp, module_point, T_LONG)
 {
 	static const char * const mod_files[] = {
 		SP_MOD_SLEEP, SP_MOD_TIMEOUT, SP_MOD_PREEMPT, SP_MOD_COND,
+		SP_MOD_MIGHT,
 	};
 	char path[PATH_MAX], err[SP_ERR_MAX], sym[SP_SYM_MAX];
 	unsigned long long before, after;
@@ -4557,7 +4559,7 @@ TEST_F_TIMEOUT(sp, offcpu_time_reset_while_asleep, T_SHORT)
 }
 
 /* ---------------------------------------------------------------------- */
-/* 15. kinds: preempt_schedule() and cond_resched(), with kinds on only */
+/* 15. kinds: preempt_schedule(), cond_resched(), might_resched(), kinds on */
 
 TEST_F_TIMEOUT(sp, kinds_preempt, T_LONG)
 {
@@ -4706,6 +4708,66 @@ TEST_F_TIMEOUT(sp, kinds_cond_resched, T_LONG)
 	/* kinds off: not counted */
 	ASSERT_EQ(0, sp_configure("caller", 0, 0));
 	ASSERT_EQ(0, sp_write_uint(SP_MOD_COND, N_SLEEPS));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_kind_cond_resched, &lines));
+	EXPECT_EQ(0, lines) log_lines(_metadata, &v, me);
+	EXPECT_EQ(0U, count_lines(&v, sp_is_kind_cond_resched));
+	sp_view_free(&v);
+}
+
+/*
+ * might_sleep()'s might_resched() under preempt=voluntary: __cond_resched()
+ * entered through the static call might_resched (x86, straight from the
+ * caller) or dynamic_might_resched() (static keys, arm64, counted at the
+ * wrapper's caller), a cond_resched line at the module's function.
+ */
+TEST_F_TIMEOUT(sp, kinds_might_resched, T_LONG)
+{
+	char path[PATH_MAX], err[SP_ERR_MAX];
+	unsigned long long cnt, rescheduled;
+	const struct sp_entry *e;
+	pid_t me = gettid();
+	struct sp_view v;
+	int ret, lines;
+
+	if (access(SCHED_PREEMPT, F_OK))
+		SP_SKIP(return,
+			"%s missing (needs CONFIG_PREEMPT_DYNAMIC and CONFIG_SCHED_DEBUG): cannot switch to preempt=voluntary, and might_resched() does nothing under preempt=full",
+			SCHED_PREEMPT);
+	if (sp_module_path(path, sizeof(path)))
+		SP_SKIP(return, "test_modules/%s.ko not found", SP_MOD_NAME);
+	ret = switch_preempt_model(self, "voluntary");
+	ASSERT_EQ(0, ret) TH_LOG("%s: voluntary: %s", SCHED_PREEMPT,
+				 strerror(-ret));
+	ret = sp_module_load(path);
+	ASSERT_EQ(0, ret) TH_LOG("finit_module(%s): %s", path, strerror(-ret));
+	self->module_loaded = true;
+
+	ASSERT_EQ(0, sp_configure("caller", 0, 1));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_MIGHT, N_SLEEPS));
+	/* the module's own count: did might_resched() reschedule at all? */
+	ASSERT_EQ(0, sp_read_uint(SP_MOD_MIGHT, &rescheduled));
+	EXPECT_EQ(NS, rescheduled)
+		TH_LOG("might_resched() rescheduled %llu of %llu times",
+		       rescheduled, NS);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	cnt = sp_count(&v, me, sp_is_module_might_resched, &lines);
+	EXPECT_GE(cnt, NS) {
+		TH_LOG("%llu cond_resched hits at %s [%s], want >= %llu", cnt,
+		       SP_MOD_FUNC_MIGHT, SP_MOD_NAME, NS);
+		/* e.g. all of them at dynamic_might_resched on arm64 */
+		log_lines(_metadata, &v, me);
+	}
+	EXPECT_EQ(1, lines);
+	e = sp_find(&v, me, sp_is_module_might_resched);
+	ASSERT_NE(NULL, e);
+	TH_LOG("might_resched schedule point: %s", e->symbol);
+	EXPECT_EQ(0ULL, e->total_ns);
+	sp_view_free(&v);
+
+	/* kinds off: not counted */
+	ASSERT_EQ(0, sp_configure("caller", 0, 0));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_MIGHT, N_SLEEPS));
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(0ULL, sp_count(&v, me, sp_is_kind_cond_resched, &lines));
 	EXPECT_EQ(0, lines) log_lines(_metadata, &v, me);

@@ -1641,6 +1641,7 @@ static inline bool sp_is_schedule_timeout(const struct sp_entry *e)
 #define SP_MOD_FUNC_PREEMPT	"sched_points_test_preempt"
 #define SP_MOD_FUNC_SPIN	"sched_points_test_spin"
 #define SP_MOD_FUNC_COND	"sched_points_test_cond_resched"
+#define SP_MOD_FUNC_MIGHT	"sched_points_test_might_resched"
 #define SP_MOD_FUNC_SLEEP_S	"sched_points_test_sleep_interruptible"
 #define SP_MOD_FUNC_SLEEP_I	"sched_points_test_sleep_idle"
 #define SP_MOD_FUNC_NAP		"sched_points_test_nap"
@@ -1698,6 +1699,13 @@ static inline bool sp_is_module_spin_preempt(const struct sp_entry *e)
 static inline bool sp_is_module_cond_resched(const struct sp_entry *e)
 {
 	return sp_in_module_func(e, SP_MOD_FUNC_COND) &&
+	       e->kind == SP_KIND_COND_RESCHED;
+}
+
+/* might_resched() in sched_points_test_might_resched(): __cond_resched() */
+static inline bool sp_is_module_might_resched(const struct sp_entry *e)
+{
+	return sp_in_module_func(e, SP_MOD_FUNC_MIGHT) &&
 	       e->kind == SP_KIND_COND_RESCHED;
 }
 

@@ -27,6 +27,15 @@
  *               preempt=none or voluntary; under preempt=full it does
  *               nothing.  Reading the file gives how many of the calls of
  *               the last write did reschedule.
+ * might_resched sched_points_test_might_resched() sets need_resched and
+ *               calls might_resched(), the rescheduling half of
+ *               might_sleep(): with PREEMPT_DYNAMIC it enters
+ *               __cond_resched() (kind cond_resched) under
+ *               preempt=voluntary only, through the static call
+ *               might_resched (x86) or dynamic_might_resched() (static
+ *               keys, arm64); under preempt=none or full it does nothing.
+ *               Reading the file gives how many of the calls of the last
+ *               write did reschedule.
  * spin          sched_points_test_spin() takes N as milliseconds instead:
  *               it spins that long with preemption enabled and calls
  *               nothing, so that under preempt=full, with another task
@@ -195,6 +204,29 @@ static noinline __noclone int sched_points_test_cond_resched(void)
 	return ret;
 }
 
+/*
+ * Reschedule in a might_resched() of this function, as might_sleep() does
+ * under preempt=voluntary.  might_resched() returns nothing, so whether it
+ * rescheduled is read from need_resched, set here: under preempt=none or
+ * voluntary only __schedule() clears it, which __cond_resched() calls
+ * whenever it reschedules, even when it picks this task again and so
+ * switches nothing (the switch counts alone would miss that).  A switch
+ * counts too, in case need_resched was set again since.  The barrier()
+ * keeps the call from being a tail call.  Returns 1 if it rescheduled.
+ */
+static noinline __noclone int sched_points_test_might_resched(void)
+{
+	unsigned long switches;
+
+	set_tsk_need_resched(current);
+	set_preempt_need_resched();
+	switches = current->nvcsw + current->nivcsw;
+	might_resched();
+	barrier();
+	return !need_resched() ||
+	       current->nvcsw + current->nivcsw != switches;
+}
+
 /* Released by spt_up_timer about SPT_SLEEP_NS after each spt_down(). */
 static DEFINE_SEMAPHORE(spt_sem, 0);
 static struct hrtimer spt_up_timer;
@@ -295,6 +327,8 @@ static struct spt_point spt_points[] = {
 	{ .name = "preempt",	  .mode = 0200, .call = sched_points_test_preempt },
 	{ .name = "cond_resched", .mode = 0600,
 	  .call = sched_points_test_cond_resched },
+	{ .name = "might_resched", .mode = 0600,
+	  .call = sched_points_test_might_resched },
 	{ .name = "down",	  .mode = 0200, .call = spt_down_alternately },
 	{ .name = "block",	  .mode = 0200, .call_once = sched_points_test_block },
 	{ .name = "spin",	  .mode = 0200, .call_once = sched_points_test_spin },
