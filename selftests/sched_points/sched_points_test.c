@@ -728,6 +728,8 @@ static bool load_module_preemptible(struct __test_metadata *_metadata,
 	return load_test_module(_metadata, self);
 }
 
+static void kprobes_left_remove(void);
+
 FIXTURE_SETUP(sp)
 {
 	self->saved_kptr = -1;
@@ -778,6 +780,7 @@ FIXTURE_SETUP(sp)
 	 */
 	if (self->saved_entries != SP_DEFAULT_ENTRIES)
 		ASSERT_EQ(0, sp_write_uint(SP_ENTRIES, SP_DEFAULT_ENTRIES));
+	kprobes_left_remove();
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 }
 
@@ -1212,6 +1215,60 @@ static int trace_append(const char *path, const char *s)
 		n = -errno;
 	close(fd);
 	return n < 0 ? (int)n : 0;
+}
+
+/* Remove the hist triggers of the event whose trigger file is @path. */
+static void triggers_remove(const char *path)
+{
+	char *b = NULL, *line, *save = NULL, cmd[1024];
+	size_t len = 0;
+
+	if (sp_read_file(path, &b, &len))
+		return;
+	for (line = strtok_r(b, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "hist:", 5))
+			continue;
+		/* as it was set, without the " [active]" that the file adds */
+		line[strcspn(line, "[")] = '\0';
+		snprintf(cmd, sizeof(cmd), "!%s", line);
+		trace_append(path, cmd);
+	}
+	free(b);
+}
+
+/*
+ * Remove the kprobe events of ours (named sp_*) that a test killed at its
+ * timeout left, with their triggers: its teardown never ran. An event
+ * left on schedule() changes the order in which later tests' tracers
+ * hook its return (once, a killed fork storm's event made a
+ * kretprobe hook after the function-graph tracer, which the effective
+ * mode cannot see through: the spec's limits).
+ */
+static void kprobes_left_remove(void)
+{
+	char *b = NULL, *line, *save = NULL, *name, path[256], cmd[128];
+	size_t len = 0;
+
+	if (sp_read_file(TRACEFS "/kprobe_events", &b, &len))
+		return;
+	/* "p:kprobes/sp_storm schedule ...", "r4096:kprobes/sp_schedret ..." */
+	for (line = strtok_r(b, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		name = strchr(line, '/');
+		if (!name || strncmp(++name, "sp_", 3))
+			continue;
+		name[strcspn(name, " ")] = '\0';
+		snprintf(path, sizeof(path), TRACEFS "/events/kprobes/%s/trigger",
+			 name);
+		triggers_remove(path);
+		snprintf(path, sizeof(path), TRACEFS "/events/kprobes/%s/enable",
+			 name);
+		sp_write(path, "0");
+		snprintf(cmd, sizeof(cmd), "-:%s\n", name);
+		trace_append(TRACEFS "/kprobe_events", cmd);
+	}
+	free(b);
 }
 
 /*
