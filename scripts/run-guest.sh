@@ -96,8 +96,9 @@ if [ "$mode" = shell ]; then
 fi
 note "booting the guest ($accel, CPUs $smp, mode $mode); console: $out/console.log"
 # A guest that never reaches its init boots once more, its console kept:
-# seen twice with the debug kernel under TCG (an AML loop timeout in
-# ACPI's _PRT at 35 s, then an idle guest until the timeout). Init writes
+# seen with the debug kernel under TCG (an AML loop timeout in ACPI's
+# _PRT, then an idle guest until the timeout: the cause that acpi=noirq
+# above now avoids), kept for any other stall before init. Init writes
 # to the share first, so a share still empty after SP_BOOT_LIMIT seconds
 # (default 300; the debug boot with its KUnit tests takes about 60) is a
 # boot that stalled. Exit status 200: it did.
