@@ -1217,60 +1217,6 @@ static int trace_append(const char *path, const char *s)
 	return n < 0 ? (int)n : 0;
 }
 
-/* Remove the hist triggers of the event whose trigger file is @path. */
-static void triggers_remove(const char *path)
-{
-	char *b = NULL, *line, *save = NULL, cmd[1024];
-	size_t len = 0;
-
-	if (sp_read_file(path, &b, &len))
-		return;
-	for (line = strtok_r(b, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "hist:", 5))
-			continue;
-		/* as it was set, without the " [active]" that the file adds */
-		line[strcspn(line, "[")] = '\0';
-		snprintf(cmd, sizeof(cmd), "!%s", line);
-		trace_append(path, cmd);
-	}
-	free(b);
-}
-
-/*
- * Remove the kprobe events of ours (named sp_*) that a test killed at its
- * timeout left, with their triggers: its teardown never ran. An event
- * left on schedule() changes the order in which later tests' tracers
- * hook its return (once, a killed fork storm's event made a
- * kretprobe hook after the function-graph tracer, which the effective
- * mode cannot see through: the spec's limits).
- */
-static void kprobes_left_remove(void)
-{
-	char *b = NULL, *line, *save = NULL, *name, path[256], cmd[128];
-	size_t len = 0;
-
-	if (sp_read_file(TRACEFS "/kprobe_events", &b, &len))
-		return;
-	/* "p:kprobes/sp_storm schedule ...", "r4096:kprobes/sp_schedret ..." */
-	for (line = strtok_r(b, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		name = strchr(line, '/');
-		if (!name || strncmp(++name, "sp_", 3))
-			continue;
-		name[strcspn(name, " ")] = '\0';
-		snprintf(path, sizeof(path), TRACEFS "/events/kprobes/%s/trigger",
-			 name);
-		triggers_remove(path);
-		snprintf(path, sizeof(path), TRACEFS "/events/kprobes/%s/enable",
-			 name);
-		sp_write(path, "0");
-		snprintf(cmd, sizeof(cmd), "-:%s\n", name);
-		trace_append(TRACEFS "/kprobe_events", cmd);
-	}
-	free(b);
-}
-
 /*
  * A mixed workload, one kind per worker: sleeps, a pipe ping-pong with a
  * child of its own, sched_yield(), fork and wait.
@@ -1706,6 +1652,7 @@ static int kretprobe_add(const char *event)
 	return ret ?: sp_write(path, "1");
 }
 
+/* Disable and remove the kprobe event @event, a kretprobe or any other. */
 static void kretprobe_del(const char *event)
 {
 	char def[64], path[128];
@@ -1715,6 +1662,58 @@ static void kretprobe_del(const char *event)
 	sp_write(path, "0");
 	snprintf(def, sizeof(def), "-:%s\n", event);
 	trace_append(TRACEFS "/kprobe_events", def);
+}
+
+/* Remove the hist triggers of the event whose trigger file is @path. */
+static void triggers_remove(const char *path)
+{
+	char *b = NULL, *line, *save = NULL, *suffix, cmd[1024];
+	size_t len = 0;
+
+	if (sp_read_file(path, &b, &len))
+		return;
+	for (line = strtok_r(b, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "hist:", 5))
+			continue;
+		/* as it was set, without the " [active]" that the file adds */
+		suffix = strrchr(line, '[');
+		if (suffix)
+			*suffix = '\0';
+		snprintf(cmd, sizeof(cmd), "!%s", line);
+		trace_append(path, cmd);
+	}
+	free(b);
+}
+
+/*
+ * Remove the kprobe events of ours (named sp_*) that a test killed at its
+ * timeout left, with their triggers: its teardown never ran. An event
+ * left on schedule() changes the order in which later tests' tracers
+ * hook its return (once, a killed fork storm's event made a
+ * kretprobe hook after the function-graph tracer, which the effective
+ * mode cannot see through: the spec's limits).
+ */
+static void kprobes_left_remove(void)
+{
+	char *b = NULL, *line, *save = NULL, *name, path[256];
+	size_t len = 0;
+
+	if (sp_read_file(TRACEFS "/kprobe_events", &b, &len))
+		return;
+	/* "p:kprobes/sp_storm schedule ...", "r4096:kprobes/sp_schedret ..." */
+	for (line = strtok_r(b, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		name = strchr(line, '/');
+		if (!name || strncmp(++name, "sp_", 3))
+			continue;
+		name[strcspn(name, " ")] = '\0';
+		snprintf(path, sizeof(path), TRACEFS "/events/kprobes/%s/trigger",
+			 name);
+		triggers_remove(path);
+		kretprobe_del(name);
+	}
+	free(b);
 }
 
 /*
