@@ -259,6 +259,15 @@ END {
 			goal("hist=1: at most 25 guest instructions per call over time=1", (h1 - t1) / 2 <= 25, sprintf("%+.1f (%.1f in all)", (h1 - t1) / 2, (h1 - b) / 2))
 		}
 	}
+	if (has("series", "wakers=1", "pipe_ns_per_round") && has("series", "time=1", "pipe_ns_per_round")) {
+		w1 = med("series", "wakers=1", "pipe_ns_per_round")
+		goal("wakers=1 (caller mode): at most 30 guest instructions per call over time=1 (15 per wakeup, one a call here, and 15 per call)",
+			(w1 - t1) / 2 <= 30, sprintf("%+.1f", (w1 - t1) / 2))
+	}
+	if (has("series", "effective+wakers=1", "pipe_ns_per_round") && has("series", "effective+time=1", "pipe_ns_per_round")) {
+		we = med("series", "effective+wakers=1", "pipe_ns_per_round") - med("series", "effective+time=1", "pipe_ns_per_round")
+		goal("wakers=1 in the effective mode: at most 400 guest instructions per wakeup over effective with time=1", we / 2 <= 400, sprintf("%+.1f", we / 2))
+	}
 	if (has("series", "preempt_kinds1", "ns_per_call")) {
 		pk = med("series", "preempt_kinds1", "ns_per_call") - med("series", "preempt_kinds0", "ns_per_call")
 		goal("a preempt hit (kinds=1, caller mode): at most 100 guest instructions", pk <= 100, sprintf("%.1f", pk))

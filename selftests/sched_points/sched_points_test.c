@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <grp.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -620,6 +621,7 @@ FIXTURE(sp) {
 	unsigned long long saved_time;
 	unsigned long long saved_kinds;
 	unsigned long long saved_hist;
+	unsigned long long saved_wakers;
 	char saved_mode[SP_WORD_MAX];
 	char saved_preempt[32];		/* "" unless a test changed it */
 	unsigned long long taint;
@@ -762,13 +764,15 @@ FIXTURE_SETUP(sp)
 	ASSERT_EQ(0, sp_read_uint(SP_KINDS, &self->saved_kinds));
 	ASSERT_EQ(0, sp_read_uint(SP_HIST, &self->saved_hist))
 		TH_LOG("%s: %s", SP_HIST, strerror(errno));
+	ASSERT_EQ(0, sp_read_uint(SP_WAKERS, &self->saved_wakers))
+		TH_LOG("%s: %s", SP_WAKERS, strerror(errno));
 	self->taint = read_taint();
 	self->debug_locks = read_debug_locks();
 
 	/* mode, time and kinds are written only while accounting is off */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	ASSERT_EQ(0, sp_write(SP_MODE, "caller"));
-	/* time off turns hist off too */
+	/* time off turns hist and wakers off too */
 	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
 	ASSERT_EQ(0, sp_write(SP_KINDS, "0"));
 	/*
@@ -833,6 +837,7 @@ FIXTURE_TEARDOWN(sp)
 	EXPECT_EQ(0, sp_write_uint(SP_KINDS, self->saved_kinds));
 	/* after time: hist on turns time on, time off turns hist off */
 	EXPECT_EQ(0, sp_write_uint(SP_HIST, self->saved_hist));
+	EXPECT_EQ(0, sp_write_uint(SP_WAKERS, self->saved_wakers));
 	EXPECT_EQ(0, sp_write_uint(SP_ENABLE, self->saved_enable));
 
 	/* No splat: no new bad taint, lockdep still on. */
@@ -3065,6 +3070,11 @@ TEST_F_TIMEOUT(sp, bad_writes_hist, T_SHORT)
 	check_bad_switch(_metadata, SP_HIST);
 }
 
+TEST_F_TIMEOUT(sp, bad_writes_wakers, T_SHORT)
+{
+	check_bad_switch(_metadata, SP_WAKERS);
+}
+
 /*
  * Bad writes from several threads at once, to every writable file: each
  * one refused, and nothing changed -- in particular nothing reset, even by
@@ -3407,7 +3417,8 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 		{ SP_PROC, 0600 }, { SP_ENABLE, 0600 }, { SP_ENTRIES, 0600 },
 		{ SP_STATS, 0400 }, { SP_RAW, 0400 },
 		{ SP_MODE, 0600 }, { SP_TIME, 0600 }, { SP_KINDS, 0600 },
-		{ SP_HIST, 0600 }, { SP_BLOCKED, 0400 },
+		{ SP_HIST, 0600 }, { SP_BLOCKED, 0400 }, { SP_WAKERS, 0600 },
+		{ SP_WAKERS_PROC, 0400 },
 	};
 	struct stat st;
 	size_t i;
@@ -7466,6 +7477,619 @@ TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
 	EXPECT_LE(r.traced, r.ours + short_by);
 	EXPECT_LE(r.ours, r.traced + long_by);
 	EXPECT_GE(r.waits, RD_NAPS * (RD_NAP_US * 1000ULL - OFFCPU_SLACK_NS));
+}
+
+/* ---------------------------------------------------------------------- */
+/* 13. wakers: who ended each wait, against sched_waking's own stacks */
+
+#define WK_HDR	"pid\ttgid\tkind\twaker\twaker_pid\tcount\ttotal_ns\t"	\
+		"wait_ns\tdelay_ns\thist\taddress\tsymbol\tcomm\t"	\
+		"waker_address\twaker_symbol\twaker_comm"
+#define WK_FIELDS	16
+#define WK_EVENT_DIR	TRACEFS "/events/sched/sched_waking"
+#define WK_ROUNDS	30
+
+/* One line of /proc/sched_points_wakers. */
+struct wk_line {
+	unsigned int pid, tgid, waker_pid;
+	char kind[16], waker[16];
+	unsigned long long count, total_ns, wait_ns, delay_ns;
+	char symbol[SP_SYM_MAX], waker_symbol[SP_SYM_MAX];
+	char comm[4 * SP_COMM_MAX + 1], waker_comm[4 * SP_COMM_MAX + 1];
+};
+
+struct wk_view {
+	unsigned long long enabled, wakers, hist, entries, unlisted;
+	char mode[SP_WORD_MAX];
+	struct wk_line *l;
+	size_t nr;
+};
+
+/* A whole field as an unsigned decimal (sp_parse_udec()). 0, or -1. */
+static int wk_ull(const char *s, unsigned long long *v)
+{
+	return sp_parse_udec(s, strlen(s), ~0ULL, v) ? 0 : -1;
+}
+
+/* Nap 1 ms @arg times. */
+static int child_wk_naps(void *arg)
+{
+	sp_nanosleep_n((int)(long)arg, 1000);
+	return 0;
+}
+
+/* "name value" with the name expected there. 0, or -1. */
+static int wk_summary(char **save, const char *name, char *word,
+		      size_t n, unsigned long long *val)
+{
+	char *line = strtok_r(NULL, "\n", save), *sp;
+
+	if (!line)
+		return -1;
+	sp = strchr(line, ' ');
+	if (!sp || (size_t)(sp - line) != strlen(name) ||
+	    strncmp(line, name, sp - line))
+		return -1;
+	if (word) {
+		if (strlen(sp + 1) >= n)
+			return -1;
+		strcpy(word, sp + 1);
+		return 0;
+	}
+	return wk_ull(sp + 1, val) ? -1 : 0;
+}
+
+/* Split @line at TABs into @f, exactly @n fields. 0, or -1. */
+static int wk_fields(char *line, char **f, int n)
+{
+	int i = 0;
+
+	for (f[i++] = line; *line; line++) {
+		if (*line != '\t')
+			continue;
+		if (i == n)
+			return -1;
+		*line = '\0';
+		f[i++] = line + 1;
+	}
+	return i == n ? 0 : -1;
+}
+
+static int wk_copy(char *to, size_t n, const char *from)
+{
+	if (strlen(from) >= n)
+		return -1;
+	strcpy(to, from);
+	return 0;
+}
+
+/*
+ * Read /proc/sched_points_wakers as the spec has it: the version line,
+ * the summary in its order, the header, then "entries" lines of sixteen
+ * fields whose wait and run delay add up to the off-CPU time.
+ */
+static int wk_read(struct wk_view *v, char *err)
+{
+	char *b = NULL, *save = NULL, *line, *f[WK_FIELDS];
+	size_t len = 0, ln = 8;
+	struct wk_line *l;
+	int ret = -1;
+
+	memset(v, 0, sizeof(*v));
+	if (sp_read_file(SP_WAKERS_PROC, &b, &len)) {
+		snprintf(err, SP_ERR_MAX, "%s: %s", SP_WAKERS_PROC,
+			 strerror(errno));
+		return -1;
+	}
+	line = strtok_r(b, "\n", &save);
+	if (!line || strcmp(line, "sched_points_wakers version 1")) {
+		snprintf(err, SP_ERR_MAX, "line 1: %s", line ? line : "");
+		goto out;
+	}
+	if (wk_summary(&save, "enabled", NULL, 0, &v->enabled) ||
+	    wk_summary(&save, "mode", v->mode, sizeof(v->mode), NULL) ||
+	    wk_summary(&save, "wakers", NULL, 0, &v->wakers) ||
+	    wk_summary(&save, "hist", NULL, 0, &v->hist) ||
+	    wk_summary(&save, "entries", NULL, 0, &v->entries) ||
+	    wk_summary(&save, "unlisted", NULL, 0, &v->unlisted)) {
+		snprintf(err, SP_ERR_MAX, "bad summary");
+		goto out;
+	}
+	line = strtok_r(NULL, "\n", &save);
+	if (!line || strcmp(line, WK_HDR)) {
+		snprintf(err, SP_ERR_MAX, "line 8: header %s", line ? line : "");
+		goto out;
+	}
+	v->l = calloc(v->entries + 1, sizeof(*v->l));
+	if (!v->l) {
+		snprintf(err, SP_ERR_MAX, "out of memory");
+		goto out;
+	}
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		ln++;
+		if (v->nr == v->entries || wk_fields(line, f, WK_FIELDS)) {
+			snprintf(err, SP_ERR_MAX, "line %zu: extra or not %d fields",
+				 ln, WK_FIELDS);
+			goto out;
+		}
+		l = &v->l[v->nr++];
+		if (sscanf(f[0], "%u", &l->pid) != 1 ||
+		    sscanf(f[1], "%u", &l->tgid) != 1 ||
+		    sscanf(f[4], "%u", &l->waker_pid) != 1 ||
+		    wk_ull(f[5], &l->count) ||
+		    wk_ull(f[6], &l->total_ns) ||
+		    wk_ull(f[7], &l->wait_ns) ||
+		    wk_ull(f[8], &l->delay_ns) ||
+		    wk_copy(l->kind, sizeof(l->kind), f[2]) ||
+		    wk_copy(l->waker, sizeof(l->waker), f[3]) ||
+		    wk_copy(l->symbol, sizeof(l->symbol), f[11]) ||
+		    wk_copy(l->comm, sizeof(l->comm), f[12]) ||
+		    wk_copy(l->waker_symbol, sizeof(l->waker_symbol), f[14]) ||
+		    wk_copy(l->waker_comm, sizeof(l->waker_comm), f[15]) ||
+		    strlen(f[10]) != 16 || strlen(f[13]) != 16) {
+			snprintf(err, SP_ERR_MAX, "line %zu: bad field", ln);
+			goto out;
+		}
+		if (!l->count || l->wait_ns + l->delay_ns != l->total_ns) {
+			snprintf(err, SP_ERR_MAX,
+				 "line %zu: count %llu, wait %llu + delay %llu != %llu",
+				 ln, l->count, l->wait_ns, l->delay_ns,
+				 l->total_ns);
+			goto out;
+		}
+	}
+	if (v->nr != v->entries) {
+		snprintf(err, SP_ERR_MAX, "%zu lines, entries %llu", v->nr,
+			 v->entries);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(b);
+	if (ret) {
+		free(v->l);
+		v->l = NULL;
+	}
+	return ret;
+}
+
+/* Accounting on in @mode with time and wakers (which turn time on). */
+static int wk_configure(const char *mode)
+{
+	int ret = sp_configure(mode, 1, 0);
+
+	if (!ret)
+		ret = sp_write(SP_ENABLE, "0");
+	if (!ret)
+		ret = sp_write(SP_WAKERS, "1");
+	if (!ret)
+		ret = sp_write(SP_PROC, "0");
+	if (!ret)
+		ret = sp_write(SP_ENABLE, "1");
+	return ret;
+}
+
+/*
+ * The wake-up helpers the effective mode walks past, as the kernel lists
+ * them (kernel/sched/points.c), and those that mark a timer's expiry.
+ */
+static const char * const wk_helpers[] = {
+	"try_to_wake_up", "wake_up_process", "wake_up_state",
+	"default_wake_function", "autoremove_wake_function",
+	"woken_wake_function", "wake_bit_function", "var_wake_function",
+	"__wake_up_common", "__wake_up_common_lock", "__wake_up",
+	"__wake_up_locked", "__wake_up_locked_key", "__wake_up_sync_key",
+	"__wake_up_locked_sync_key", "__wake_up_sync", "__wake_up_pollfree",
+	"__wake_up_bit", "wake_up_bit", "wake_up_var", "complete",
+	"complete_all", "complete_on_current_cpu", "swake_up_locked",
+	"swake_up_one", "swake_up_all", "wake_up_q", "rcuwait_wake_up",
+	"pollwake", "__pollwake", "ep_poll_callback",
+	"ep_autoremove_wake_function", "hrtimer_wakeup", "process_timeout",
+};
+
+/* Is the frame "func+0x1/0x2" in a function of @names? */
+static bool wk_in(const char *frame, const char * const *names, size_t n)
+{
+	size_t len = strcspn(frame, "+ ");
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !strncmp(frame, names[i], len))
+			return true;
+	return false;
+}
+
+/* A woken pid, the waker site its stack names and the wakeups. */
+struct wk_traced {
+	unsigned int pid;
+	char site[SP_SYM_MAX];
+	bool timer;
+	unsigned long long count;
+};
+
+/*
+ * The site of a sched_waking stack: past try_to_wake_up()'s own frame,
+ * the next one (@effective false), or the first past the helpers.
+ */
+static bool wk_stack_site(char frames[][SP_SYM_MAX], int n, bool effective,
+			  struct wk_traced *t)
+{
+	int i = 0;
+
+	while (i < n && strncmp(frames[i], "try_to_wake_up+", 15))
+		i++;
+	if (++i >= n)
+		return false;
+	t->timer = false;
+	while (effective && i < n &&
+	       wk_in(frames[i], wk_helpers, ARRAY_SIZE(wk_helpers))) {
+		t->timer |= !strncmp(frames[i], "hrtimer_wakeup+", 15) ||
+			    !strncmp(frames[i], "process_timeout+", 16);
+		i++;
+	}
+	if (i >= n)
+		return false;
+	snprintf(t->site, sizeof(t->site), "%s", frames[i]);
+	return true;
+}
+
+#define WK_TRIGGER_FMT	"hist:keys=pid,common_stacktrace:vals=hitcount:size=1024 if pid == %d"
+
+/* Put the stack-keyed hist trigger for wakeups of @pid on sched_waking. */
+static int wk_trace_add(pid_t pid, char *trigger, size_t n)
+{
+	if (access(TRACEFS "/kprobe_events", F_OK))
+		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
+	snprintf(trigger, n, WK_TRIGGER_FMT, pid);
+	return trace_append(WK_EVENT_DIR "/trigger", trigger);
+}
+
+/*
+ * Read the trigger's hist: "{ pid: 80, common_stacktrace:", one frame per
+ * line, "} hitcount: 30". Each entry's site (wk_stack_site()) into @out,
+ * summed by site, up to @max. Then remove the trigger. The sites, or -1.
+ */
+static int wk_trace_take(const char *trigger, bool effective,
+			 struct wk_traced *out, int max)
+{
+	char frames[64][SP_SYM_MAX], cmd[256], *b = NULL, *line, *save = NULL;
+	struct wk_traced t;
+	int nf = 0, n = 0, i;
+	unsigned int pid = 0;
+	size_t len = 0;
+	bool in = false;
+
+	if (sp_read_file(WK_EVENT_DIR "/hist", &b, &len))
+		n = -1;
+	for (line = b ? strtok_r(b, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "pid:"), *h;
+
+		if (line[0] == '{' && p) {
+			pid = strtoul(p + 4, NULL, 10);
+			nf = 0;
+			in = true;
+			continue;
+		}
+		if (!in)
+			continue;
+		h = strstr(line, "hitcount:");
+		if (line[0] == '}' && h) {
+			in = false;
+			t.pid = pid;
+			t.count = strtoull(h + 9, NULL, 10);
+			if (!wk_stack_site(frames, nf, effective, &t))
+				continue;
+			for (i = 0; i < n; i++)
+				if (out[i].pid == t.pid &&
+				    !strcmp(out[i].site, t.site))
+					break;
+			if (i < n)
+				out[i].count += t.count;
+			else if (n < max)
+				out[n++] = t;
+			continue;
+		}
+		line += strspn(line, " \t");
+		if (*line && nf < 64)
+			snprintf(frames[nf++], SP_SYM_MAX, "%s", line);
+	}
+	free(b);
+	snprintf(cmd, sizeof(cmd), "!%s", trigger);
+	trace_append(WK_EVENT_DIR "/trigger", cmd);
+	return n;
+}
+
+/* Our wakeups of @pid by the waker site @site, summed over its lines. */
+static unsigned long long wk_ours(const struct wk_view *v, unsigned int pid,
+				  const char *site, const char *ctx)
+{
+	unsigned long long n = 0;
+	size_t i;
+
+	for (i = 0; i < v->nr; i++)
+		if (v->l[i].pid == pid && !strcmp(v->l[i].waker_symbol, site) &&
+		    (!ctx || !strcmp(v->l[i].waker, ctx)))
+			n += v->l[i].count;
+	return n;
+}
+
+/* voluntary_ctxt_switches of @pid: how often it left the CPU asleep. */
+static long long wk_nvcsw(pid_t pid)
+{
+	char path[64], *b = NULL, *p;
+	long long n = -1;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (sp_read_file(path, &b, &len))
+		return -1;
+	p = strstr(b, "\nvoluntary_ctxt_switches:");
+	if (p)
+		n = strtoll(p + strlen("\nvoluntary_ctxt_switches:"), NULL, 10);
+	free(b);
+	return n;
+}
+
+/*
+ * Wait until @pid has gone to sleep once more than @seen times: it is
+ * then off the CPU inside schedule(), and the wakeup that comes next
+ * ends a call we time (no wakeup that races with the sleep, which the
+ * tracer sees and we do not). 0, or -1 after 5 s.
+ */
+static int wk_wait_asleep(pid_t pid, long long *seen)
+{
+	long long n;
+	int i;
+
+	for (i = 0; i < 50000; i++) {
+		n = wk_nvcsw(pid);
+		if (n > *seen) {
+			*seen = n;
+			return 0;
+		}
+		usleep(100);
+	}
+	return -1;
+}
+
+/* Read one byte from @arg's pipe WK_ROUNDS times. */
+static int child_wk_reader(void *arg)
+{
+	int fd = (int)(long)arg, i;
+	char b;
+
+	for (i = 0; i < WK_ROUNDS; i++)
+		if (read(fd, &b, 1) != 1)
+			return 10;
+	return 0;
+}
+
+/* Wait on the futex word @arg WK_ROUNDS times, each until woken. */
+static int child_wk_futex(void *arg)
+{
+	unsigned int *word = arg;
+	int i;
+
+	for (i = 0; i < WK_ROUNDS; i++) {
+		while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == (unsigned int)i)
+			syscall(SYS_futex, word, FUTEX_WAIT, i, NULL, NULL, 0);
+	}
+	return 0;
+}
+
+/*
+ * Compare our wakers of @pid with the traced ones, site by site: every
+ * traced site whose name matches @prefix is ours, wakeup for wakeup (the
+ * waker made each one wait first), and each of our sites of @pid is a
+ * traced one with no more wakeups than traced.
+ */
+static void wk_check(struct __test_metadata *_metadata,
+		     const struct wk_view *v, const struct wk_traced *t,
+		     int nt, pid_t pid, const char *prefix, const char *ctx,
+		     unsigned long long at_least)
+{
+	unsigned long long ours, matched = 0, traced;
+	size_t j;
+	int i;
+
+	for (i = 0; i < nt; i++) {
+		if (t[i].pid != (unsigned int)pid ||
+		    strncmp(t[i].site, prefix, strlen(prefix)))
+			continue;
+		ours = wk_ours(v, pid, t[i].site, ctx);
+		TH_LOG("pid %d woken at %s: traced %llu, ours %llu", pid,
+		       t[i].site, t[i].count, ours);
+		EXPECT_EQ(t[i].count, ours);
+		matched += ours;
+	}
+	EXPECT_LE(at_least, matched)
+		TH_LOG("too few wakeups by %s* matched", prefix);
+	for (j = 0; j < v->nr; j++) {
+		if (v->l[j].pid != (unsigned int)pid)
+			continue;
+		for (i = 0, traced = 0; i < nt; i++)
+			if (t[i].pid == (unsigned int)pid &&
+			    !strcmp(t[i].site, v->l[j].waker_symbol))
+				traced += t[i].count;
+		EXPECT_LE(wk_ours(v, pid, v->l[j].waker_symbol, NULL), traced)
+			TH_LOG("ours at %s (%s) not traced so often",
+			       v->l[j].waker_symbol, v->l[j].waker);
+	}
+}
+
+/* Wakers need time: on turns it on, time off turns them off; -EBUSY on. */
+TEST_F_TIMEOUT(sp, wakers_switch_needs_time, T_SHORT)
+{
+	unsigned long long v;
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
+	ASSERT_EQ(0, sp_read_uint(SP_WAKERS, &v));
+	EXPECT_EQ(0ULL, v);
+	ASSERT_EQ(0, sp_write(SP_WAKERS, "1"));
+	ASSERT_EQ(0, sp_read_uint(SP_TIME, &v));
+	EXPECT_EQ(1ULL, v);
+	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
+	ASSERT_EQ(0, sp_read_uint(SP_WAKERS, &v));
+	EXPECT_EQ(0ULL, v);
+	ASSERT_EQ(0, sp_write(SP_WAKERS, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	EXPECT_EQ(-EBUSY, sp_write(SP_WAKERS, "0"));
+	EXPECT_EQ(-EBUSY, sp_write(SP_TIME, "0"));
+}
+
+/*
+ * A reader blocked in pipe_read(), WK_ROUNDS times, each ended by our
+ * write: in the effective mode its waker is pipe_write(), a task (us),
+ * exactly as often as sched_waking's stacks, walked past the same
+ * wake-up helpers, say; the wait and run delay add up (wk_read()).
+ */
+TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
+{
+	struct wk_traced t[64];
+	char err[SP_ERR_MAX], trig[256], comm[32];
+	struct sp_child c;
+	long long seen;
+	struct wk_view v;
+	int p[2], i, nt;
+	size_t j;
+	bool line = false;
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, wk_configure("effective"));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_wkreader", child_wk_reader,
+				    (void *)(long)p[0]));
+	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
+		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
+	seen = wk_nvcsw(c.pid);
+	ASSERT_EQ(0, sp_child_go(&c));
+	for (i = 0; i < WK_ROUNDS; i++) {
+		ASSERT_EQ(0, wk_wait_asleep(c.pid, &seen))
+			TH_LOG("round %d: the reader did not sleep", i);
+		ASSERT_EQ(1, write(p[1], "x", 1));
+	}
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	nt = wk_trace_take(trig, true, t, 64);
+	ASSERT_LE(0, nt);
+	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
+	EXPECT_EQ(1ULL, v.wakers);
+	EXPECT_STREQ("effective", v.mode);
+	wk_check(_metadata, &v, t, nt, c.pid, "pipe_write+", "task",
+		 WK_ROUNDS);
+	ASSERT_EQ(0, prctl(PR_GET_NAME, (unsigned long)comm, 0, 0, 0));
+	for (j = 0; j < v.nr; j++) {
+		const struct wk_line *l = &v.l[j];
+
+		if (l->pid != (unsigned int)c.pid ||
+		    strncmp(l->waker_symbol, "pipe_write+", 11))
+			continue;
+		EXPECT_EQ(0, strncmp(l->symbol, "pipe_read+", 10))
+			TH_LOG("woken by pipe_write at %s", l->symbol);
+		EXPECT_EQ((unsigned int)getpid(), l->waker_pid);
+		EXPECT_STREQ(comm, l->waker_comm);
+		EXPECT_STREQ("task", l->waker);
+		line = true;
+	}
+	EXPECT_TRUE(line);
+	free(v.l);
+	close(p[0]);
+	close(p[1]);
+}
+
+/*
+ * A futex waiter, each wait ended by our FUTEX_WAKE: in the caller mode
+ * its waker is the caller of try_to_wake_up() (wake_up_q() for a futex),
+ * the frame after it in sched_waking's stacks, as often.
+ */
+TEST_F_TIMEOUT(sp, wakers_futex_caller_oracle, T_LONG)
+{
+	struct wk_traced t[64];
+	char err[SP_ERR_MAX], trig[256];
+	unsigned int *word;
+	struct sp_child c;
+	long long seen;
+	struct wk_view v;
+	int i, nt;
+
+	word = mmap(NULL, sizeof(*word), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, word);
+	*word = 0;
+	ASSERT_EQ(0, wk_configure("caller"));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_wkfutex", child_wk_futex, word));
+	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
+		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
+	seen = wk_nvcsw(c.pid);
+	ASSERT_EQ(0, sp_child_go(&c));
+	for (i = 0; i < WK_ROUNDS; i++) {
+		ASSERT_EQ(0, wk_wait_asleep(c.pid, &seen))
+			TH_LOG("round %d: the waiter did not sleep", i);
+		__atomic_store_n(word, i + 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	nt = wk_trace_take(trig, false, t, 64);
+	ASSERT_LE(0, nt);
+	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
+	EXPECT_STREQ("caller", v.mode);
+	wk_check(_metadata, &v, t, nt, c.pid, "wake_up_q+", "task",
+		 WK_ROUNDS);
+	free(v.l);
+	munmap(word, sizeof(*word));
+}
+
+/*
+ * A task in nanosleep(), WK_ROUNDS times: in the effective mode each
+ * wait is ended by its own timer, context timer, at the site past
+ * hrtimer_wakeup() in sched_waking's stacks. A nap whose timer fires
+ * before the task sleeps makes no schedule() call (do_nanosleep()), so
+ * the tracer sees one wakeup per nap, we one per call: the calls at the
+ * task's nanosleep site.
+ */
+TEST_F_TIMEOUT(sp, wakers_timer_effective_oracle, T_LONG)
+{
+	unsigned long long calls = 0, ours = 0, traced = 0;
+	struct wk_traced t[64];
+	char err[SP_ERR_MAX], trig[256];
+	struct sp_child c;
+	struct wk_view v;
+	struct sp_view pv;
+	int i, nt;
+	size_t j;
+
+	ASSERT_EQ(0, wk_configure("effective"));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_wknapper", child_wk_naps,
+				    (void *)(long)WK_ROUNDS));
+	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
+		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	nt = wk_trace_take(trig, true, t, 64);
+	ASSERT_LE(0, nt);
+	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
+	for (i = 0; i < nt; i++) {
+		if (t[i].pid != (unsigned int)c.pid || !t[i].timer)
+			continue;
+		traced += t[i].count;
+		ours += wk_ours(&v, c.pid, t[i].site, "timer");
+		TH_LOG("timer wakeups at %s: traced %llu, ours %llu",
+		       t[i].site, t[i].count, wk_ours(&v, c.pid, t[i].site,
+						       "timer"));
+	}
+	for (j = 0; j < pv.nr; j++)
+		if (pv.e[j].pid == (unsigned int)c.pid &&
+		    strstr(pv.e[j].symbol, "nanosleep"))
+			calls += pv.e[j].count;
+	sp_view_free(&pv);
+	free(v.l);
+	EXPECT_EQ((unsigned long long)WK_ROUNDS, traced);
+	EXPECT_EQ(calls, ours);
+	EXPECT_LE((unsigned long long)WK_ROUNDS / 2, ours);
 }
 
 TEST_HARNESS_MAIN

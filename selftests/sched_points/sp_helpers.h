@@ -44,6 +44,8 @@
 #define SP_KINDS	SP_DIR "/kinds"
 #define SP_HIST		SP_DIR "/hist"
 #define SP_BLOCKED	"/proc/sched_points_blocked"
+#define SP_WAKERS	SP_DIR "/wakers"
+#define SP_WAKERS_PROC	"/proc/sched_points_wakers"
 
 /* The major version of the format, the only one read. */
 #define SP_VERSION_MAJOR	2	/* the newest read; 1 too */
