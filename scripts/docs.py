@@ -22,6 +22,10 @@ on the line before it, one of these markers:
       directory, a pipe cut off, top on a two-snapshot stream) and must
       exit 0, or 1 saying that nothing matches (a pid, a module of
       another machine); each "make TARGET" must be a target of its Makefile.
+  <!-- quoted from: FILE -->
+      Not before a block: the text after it, up to the next heading,
+      quotes FILE's figures; each decimal number with a point must be
+      in FILE as written.
   <!-- recorded: WHY -->
       A dated measurement (times, fuzzing), not reproducible output: not
       compared, but it must say why.
@@ -309,6 +313,32 @@ def list_names(text):
     return names
 
 
+def check_quotes():
+    """A section marked '<!-- quoted from: FILE -->' quotes FILE's
+    figures: every decimal number with a point in it, up to the next
+    heading, is in FILE as it is (so a regenerated FILE fails the quote
+    until it is quoted again)."""
+    for doc in DOCS:
+        lines = read(doc).split('\n')
+        for i, ln in enumerate(lines):
+            m = re.match(r'^<!-- quoted from: (\S+) -->$', ln)
+            if not m:
+                continue
+            src = read(m.group(1))
+            have = set(re.findall(r'(?<![\d.])\d+\.\d+(?!\.?\d)', src))
+            body = []
+            for b in lines[i + 1:]:
+                if b.startswith('#'):
+                    break
+                body.append(b)
+            figs = re.findall(r'(?<![\d.])\d+\.\d+(?!\.?\d)', '\n'.join(body))
+            missing = [f for f in figs if f not in have]
+            result(bool(figs) and not missing,
+                   '%s:%d: its %d figures are %s\'s' % (doc, i + 1, len(figs),
+                                                       m.group(1)),
+                   ['not in %s: %s' % (m.group(1), ' '.join(missing))])
+
+
 def check_series_facts():
     """Facts with one source, the series: each doc that states them says
     what the patches say (the Kconfig dependencies, the debugfs controls,
@@ -388,6 +418,7 @@ def main():
         check_spec_examples(tmp)
     check_facts()
     check_series_facts()
+    check_quotes()
     failed = 0
     for n, (ok, name, why) in enumerate(results, 1):
         print('%s %d - %s' % ('ok' if ok else 'not ok', n, name))
