@@ -22,6 +22,10 @@ on the line before it, one of these markers:
       directory, a pipe cut off, top on a two-snapshot stream) and must
       exit 0, or 1 saying that nothing matches (a pid, a module of
       another machine); each "make TARGET" must be a target of its Makefile.
+  <!-- quoted from: FILE -->
+      Not before a block: the text after it, up to the next heading,
+      quotes FILE's figures; each decimal number with a point must be
+      in FILE as written.
   <!-- recorded: WHY -->
       A dated measurement (times, fuzzing), not reproducible output: not
       compared, but it must say why.
@@ -29,8 +33,12 @@ on the line before it, one of these markers:
 Besides, it checks facts stated in several places: the textfile
 collector path (one path), README's list of make help targets, the
 cover letter's count of harness tests, the manifest's counts of the tests
-each kernel reports (as README.md and developing.md quote make check's
-line), the man page's date, the memory
+each kernel reports (as README.md, developing.md and the selftests' README
+quote make check's line), the man page's date, what the series (patches/)
+defines as README.md, the user guide, the man page and the selftests'
+README state it: CONFIG_SCHED_POINTS's `depends on` line, the list of
+debugfs controls ("debugfs controls of sched_points/: ...") and of boot
+parameters ("Boot parameters: ..."), the memory
 per CPU in the guide against the spec, and that each example of the format
 in the spec (Documentation/scheduler/sched-points.rst in the kernel tree)
 parses as the tool reads it. Prints TAP (a plan last) and exits 1
@@ -229,7 +237,8 @@ def check_facts():
             continue
         for v in line.split('|')[0].split():
             expected[v] = expected.get(v, 0) + 1
-    for doc in ('README.md', 'Documentation/developing.md'):
+    for doc in ('README.md', 'Documentation/developing.md',
+                'selftests/sched_points/README'):
         said = re.findall(r'`(main|debug): (\d+) of (\d+) expected', read(doc))
         result(bool(said) and all(int(a) == int(b) == expected.get(v)
                                   for v, a, b in said),
@@ -258,6 +267,111 @@ def check_facts():
     result(bool(g and s) and set(g) == {s[-1]},
            'user-guide.md: memory per CPU %s KiB, the spec says %s KiB'
            % ('/'.join(g), s[-1] if s else None))
+
+
+KERNEL_DOCS = ['README.md', 'Documentation/user-guide.md',
+               'tools/schedpoints/schedpoints.8',
+               'selftests/sched_points/README']
+
+
+def series_facts():
+    """What the series (patches/, applied in order) defines: the `depends
+    on` line of config SCHED_POINTS, its boot parameters (__setup) and
+    its debugfs files (debugfs_create_*), lines added less lines removed."""
+    pdir = os.path.join(REPO, 'patches')
+    deps, boot, files = None, {}, {}
+    for name in sorted(os.listdir(pdir)):
+        if not name.endswith('.patch'):
+            continue
+        config = None
+        for ln in read('patches/' + name).split('\n'):
+            if ln.startswith(('diff --git', '@@')):
+                config = None
+            m = re.match(r'^[ +]config (\w+)', ln)
+            if m:
+                config = m.group(1)
+            m = re.match(r'^\+\s+depends on (.*?)\s*$', ln)
+            if m and config == 'SCHED_POINTS':
+                deps = m.group(1)
+            for pat, got in ((r'__setup\("(\w+)=', boot),
+                             (r'debugfs_create_(?!dir)\w+\("(\w+)"', files)):
+                m = re.match(r'^([+-]).*' + pat, ln)
+                if m:
+                    got[m.group(2)] = got.get(m.group(2), 0) + \
+                        (1 if m.group(1) == '+' else -1)
+    return (deps, {k for k, n in boot.items() if n > 0},
+            {k for k, n in files.items() if n > 0})
+
+
+def list_names(text):
+    """The names of a list: 'a, b and c' or '`a`, `b`, `c`'."""
+    names = []
+    for item in re.split(r',\s*|\s+and\s+', text):
+        m = re.match(r'`?([a-z_]+)', item.strip())
+        if m:
+            names.append(m.group(1))
+    return names
+
+
+def check_quotes():
+    """A section marked '<!-- quoted from: FILE -->' quotes FILE's
+    figures: every decimal number with a point in it, up to the next
+    heading, is in FILE as it is (so a regenerated FILE fails the quote
+    until it is quoted again)."""
+    for doc in DOCS:
+        lines = read(doc).split('\n')
+        for i, ln in enumerate(lines):
+            m = re.match(r'^<!-- quoted from: (\S+) -->$', ln)
+            if not m:
+                continue
+            src = read(m.group(1))
+            have = set(re.findall(r'(?<![\d.])\d+\.\d+(?!\.?\d)', src))
+            body = []
+            for b in lines[i + 1:]:
+                if b.startswith('#'):
+                    break
+                body.append(b)
+            figs = re.findall(r'(?<![\d.])\d+\.\d+(?!\.?\d)', '\n'.join(body))
+            missing = [f for f in figs if f not in have]
+            result(bool(figs) and not missing,
+                   '%s:%d: its %d figures are %s\'s' % (doc, i + 1, len(figs),
+                                                       m.group(1)),
+                   ['not in %s: %s' % (m.group(1), ' '.join(missing))])
+
+
+def check_series_facts():
+    """Facts with one source, the series: each doc that states them says
+    what the patches say (the Kconfig dependencies, the debugfs controls,
+    the boot parameters)."""
+    deps, boot, files = series_facts()
+    for doc in KERNEL_DOCS:
+        text = read(doc)
+        said = [a or b for a, b in re.findall(
+            r'depends on\s*(?:`([^`]*)`|\.BR "([^"]*)")', text)]
+        said = [' '.join(x.split()) for x in said]
+        if doc != 'selftests/sched_points/README':
+            result(bool(said) and all(x == deps for x in said),
+                   '%s: CONFIG_SCHED_POINTS depends on %s (the series\' '
+                   'Kconfig)' % (doc, deps),
+                   ['says: %s' % ' | '.join(said or ['nothing'])])
+        lists = re.findall(r'debugfs (?:controls|files) of `?(?:/sys/kernel/'
+                           r'debug/)?sched_points/`?:\s*(.*?)[.;)]', text, re.S)
+        if doc != 'README.md':
+            got = [list_names(x) for x in lists]
+            result(bool(got) and all(sorted(g) == sorted(files) for g in got),
+                   '%s: the debugfs controls are the series\' (%s)'
+                   % (doc, ' '.join(sorted(files))),
+                   ['says: %s' % ' | '.join(' '.join(g) for g in got)
+                    or 'no list'])
+        para = re.findall(r'Boot parameters: (.*?)(?:\n\n|\n\.|$)', text, re.S)
+        if doc in ('Documentation/user-guide.md',
+                   'tools/schedpoints/schedpoints.8'):
+            got = [set(re.findall(r'(sched_points\w*)=', x)) for x in para]
+            result(bool(got) and all(g == boot for g in got),
+                   '%s: the boot parameters are the series\' (%s)'
+                   % (doc, ' '.join(sorted(boot))),
+                   ['says: %s' % ' | '.join(' '.join(sorted(g)) for g in got)
+                    or 'no list'])
 
 
 def check_spec_examples(tmp):
@@ -303,6 +417,8 @@ def main():
             check_doc(doc, update, tmp)
         check_spec_examples(tmp)
     check_facts()
+    check_series_facts()
+    check_quotes()
     failed = 0
     for n, (ok, name, why) in enumerate(results, 1):
         print('%s %d - %s' % ('ok' if ok else 'not ok', n, name))

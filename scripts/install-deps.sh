@@ -12,26 +12,30 @@
 # root (or sudo) only when there is something to install.
 #
 # The install starts and enables no service: a temporary policy-rc.d that
-# exits 101 keeps the packages' maintainer scripts from starting any, every
-# systemd unit the install enabled (a new symlink under /etc/systemd/system)
-# is disabled again, and stopped where systemd runs, and a policy-rc.d that
-# was there is put back. Once per machine, the prometheus and
-# prometheus-node-exporter services that an earlier install of ours left
-# enabled are disabled too (see Documentation/developing.md); the stamp
+# exits 101 keeps the packages' maintainer scripts (invoke-rc.d,
+# deb-systemd-invoke) from starting any, every service the install enabled
+# (a new symlink under /etc/systemd/system, or a new S link of
+# /etc/rc?.d where the package has an init script) is disabled again, and
+# a policy-rc.d that was there is put back. Once per machine, the
+# prometheus and prometheus-node-exporter services that an earlier install
+# of ours left enabled are disabled and stopped (systemctl where systemd
+# runs, else the init script through invoke-rc.d), saying so (see
+# Documentation/developing.md); the stamp
 # /var/cache/sched-points/services-cleaned-up says it was done.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,21s/^# \{0,1\}//p' "$0"
+	sed -n '2,24s/^# \{0,1\}//p' "$0"
 	echo "usage: $0 [GROUP...]    GROUP: build guest lint host-tests distro bench arm64 demo check all"
-	echo "  (for the tests: SYSTEMD_ROOT, SYSTEMD_RUN, POLICY_RC_D, SP_STATE_DIR and"
-	echo "  APT_HISTORY_DIR move /etc/systemd/system, /run/systemd/system,"
-	echo "  /usr/sbin/policy-rc.d, /var/cache/sched-points and /var/log/apt)"
+	echo "  (for the tests: SYSTEMD_ROOT, SYSTEMD_RUN, SYSV_ROOT, POLICY_RC_D, SP_STATE_DIR"
+	echo "  and APT_HISTORY_DIR move /etc/systemd/system, /run/systemd/system, /etc (its"
+	echo "  init.d and rc?.d), /usr/sbin/policy-rc.d, /var/cache/sched-points and /var/log/apt)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
 args=("$@")
 SYSTEMD_ROOT=${SYSTEMD_ROOT:-/etc/systemd/system}
 SYSTEMD_RUN=${SYSTEMD_RUN:-/run/systemd/system}
+SYSV_ROOT=${SYSV_ROOT:-/etc}
 POLICY_RC_D=${POLICY_RC_D:-/usr/sbin/policy-rc.d}
 SP_STATE_DIR=${SP_STATE_DIR:-/var/cache/sched-points}
 APT_HISTORY_DIR=${APT_HISTORY_DIR:-/var/log/apt}
@@ -103,26 +107,60 @@ for p in "${pkgs[@]}"; do
 done
 
 # unit_links: every symlink under $SYSTEMD_ROOT, "PATH TARGET" (how
-# systemctl enable and Debian's deb-systemd-helper enable a unit).
+# systemctl enable and Debian's deb-systemd-helper enable a unit), and
+# every start link of the SysV runlevels, "PATH NAME.service" (how
+# update-rc.d enables an init script: systemd-sysv-install where systemd
+# is installed, the only record where it is not).
 unit_links() {
-	[ ! -d "$SYSTEMD_ROOT" ] || find "$SYSTEMD_ROOT" -type l -printf '%p %l\n' | sort
+	{
+		[ ! -d "$SYSTEMD_ROOT" ] || find "$SYSTEMD_ROOT" -type l -printf '%p %l\n'
+		sysv_starts | awk '{ n = $0; sub(/.*\/S[0-9][0-9]/, "", n); print $0, n ".service" }'
+	} 2>/dev/null | sort
 }
 
-# enabled UNIT: a *.wants/ link of $SYSTEMD_ROOT starts UNIT at boot.
-enabled() { [ -n "$(find "$SYSTEMD_ROOT" -path "*.wants/$1" -type l 2>/dev/null)" ]; }
+# sysv_starts [NAME]: the S links of /etc/rc?.d (of NAME's init script).
+sysv_starts() {
+	find "$SYSV_ROOT"/rc[0-6S].d -maxdepth 1 -name "S[0-9][0-9]${1:-?*}" 2>/dev/null
+}
 
-# disable_units WHY UNIT...: disable each unit and remove its links, stop it
-# where systemd runs.
+# systemd_runs: systemd is PID 1 (sd_booted()'s test); in a container or
+# under another init, systemctl can still disable, but not stop.
+systemd_runs() { [ -d "$SYSTEMD_RUN" ]; }
+
+# enabled UNIT: a *.wants/ link of $SYSTEMD_ROOT, or an S link of its init
+# script, starts UNIT at boot.
+enabled() {
+	[ -n "$(find "$SYSTEMD_ROOT" -path "*.wants/$1" -type l 2>/dev/null)" ] ||
+		[ -n "$(sysv_starts "${1%.service}")" ]
+}
+
+# disable_units WHY UNIT...: disable each unit (its systemd links and its
+# init script's S links) and stop it: through systemctl where systemd
+# runs, else through its init script (invoke-rc.d) where it has one.
 disable_units() {
-	local why=$1 u
+	local why=$1 u name
 	shift
 	for u in "$@"; do
-		note "disabling $u ($why; 'systemctl enable --now $u' if you want it)"
+		name=${u%.service}
+		if systemd_runs; then
+			note "disabling $u and stopping it ($why; 'systemctl enable --now $u' if you want it)"
+		else
+			note "disabling $u and stopping it, systemd not running ($why; 'update-rc.d $name enable' and 'invoke-rc.d $name start' if you want it)"
+		fi
 		if command -v systemctl >/dev/null; then
 			systemctl disable --quiet "$u" >&2 || true
-			[ ! -d "$SYSTEMD_RUN" ] || systemctl stop "$u" >&2 || true
+			! systemd_runs || systemctl stop "$u" >&2 || true
 		fi
 		find "$SYSTEMD_ROOT" -type l -lname "*/$u" -delete 2>/dev/null || true
+		if [ -n "$(sysv_starts "$name")" ] && command -v update-rc.d >/dev/null; then
+			update-rc.d "$name" disable >&2 || true
+		fi
+		# (during our install, our policy-rc.d has let nothing start)
+		if ! systemd_runs && [ -x "$SYSV_ROOT/init.d/$name" ] &&
+			! grep -qsxF "$marker" "$POLICY_RC_D" &&
+			command -v invoke-rc.d >/dev/null; then
+			invoke-rc.d "$name" stop >&2 || true
+		fi
 	done
 }
 
@@ -211,12 +249,13 @@ trap 'exit 130' INT
 mkdir -p "$(dirname "$POLICY_RC_D")"
 printf '#!/bin/sh\n%s\nexit 101\n' "$marker" >"$POLICY_RC_D"
 chmod 755 "$POLICY_RC_D"
-note "no service starts or stays enabled: $POLICY_RC_D exits 101 during the install, and what it enables is disabled"
+note "no service starts or stays enabled: $POLICY_RC_D exits 101 during the install (no invoke-rc.d or deb-systemd-invoke start), and what it enables is disabled again"
 
 before=$(unit_links)
 rc=0
 apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; }
 apt_install || { apt-get update >&2 && apt_install; } || rc=$?
+# (sort -u: a unit with an init script has a systemd link and S links)
 mapfile -t new < <(comm -13 <(echo "$before") <(unit_links) |
 	awk '$2 != "/dev/null" { n = split($2, p, "/"); print p[n] }' | sort -u)
 [ ${#new[@]} = 0 ] || disable_units "enabled by its package's install" "${new[@]}"

@@ -13,10 +13,11 @@
 #    QEMU (a stalled first boot's splats, an unexpected taint, no marker);
 #  - .ci/run against a fake make: none of the variables that shrink the run
 #    reach it;
-#  - install-deps.sh against a fake apt and systemctl: only the packages of
+#  - install-deps.sh against a fake apt, systemctl, invoke-rc.d and
+#    update-rc.d, with and without systemd running: only the packages of
 #    the groups asked for (check: the arm64 guest's too), said with their
-#    sizes before the install; no service started or left enabled, a
-#    policy-rc.d put back; the one-time
+#    sizes before the install; no service started or left enabled (no new
+#    systemd link or SysV S link), a policy-rc.d put back; the one-time
 #    clean-up of the services an earlier install of ours left enabled;
 #  - build-kernel.sh, rt-build-check.sh and bisect-check.sh on a fake
 #    kernel tree with a fake kbuild (scripts/tests/kbuild/make): planted
@@ -224,11 +225,16 @@ tap_result "$([ -z "$leaked" ] && echo 0 || echo 1)" \
 	".ci/run: make check without SP_VARIANTS, SP_HOST_TESTS, RESULT_CACHE, KCFLAGS, MAKEFLAGS... (each named)"
 
 # install-deps.sh against a fake apt (apt-get, apt-cache, dpkg-query), a
-# fake systemctl and a fake /etc/systemd/system ($d/etc): a package in
-# $d/missing/ is not installed yet, and installing it enables each unit of
-# $d/units/PKG (a link, as deb-systemd-helper makes it) and starts it
-# unless policy-rc.d exits 101 (as deb-systemd-invoke does); the fakes log
-# what they do to $d/log.
+# fake systemctl, invoke-rc.d and update-rc.d, a fake /etc/systemd/system
+# ($d/etc) and a fake /etc's init.d and rc?.d ($d/sysv): a package in
+# $d/missing/ is not installed yet, and installing it does what its
+# postinst does: enables each unit of $d/units/PKG (a link, as
+# deb-systemd-helper makes it), for a package with an init script
+# ($d/initd/PKG) runs update-rc.d NAME defaults (S links), then starts the
+# unit through invoke-rc.d, which asks policy-rc.d first (exit 101: no).
+# $d/run present is systemd running (/run/systemd/system), absent is a
+# machine or container without it, where the fake systemctl cannot start
+# or stop. The fakes log what they do to $d/log.
 d=$tmp/deps
 mkdir -p "$d/bin"
 cat >"$d/bin/dpkg-query" <<'FAKE'
@@ -241,6 +247,7 @@ cat >"$d/bin/apt-get" <<'FAKE'
 set -euo pipefail
 [ "$1" = install ] || { echo "apt-get $*" >>"$FAKE_DEPS/log"; exit 0; }
 shift
+# $FAKE_DEPS/broken: every real install fails, after its start attempt
 sim=0 pkgs=()
 for a in "$@"; do
 	case $a in -s) sim=1 ;; -*) ;; *) pkgs+=("$a") ;; esac
@@ -253,11 +260,36 @@ for p in "${pkgs[@]}"; do
 	while read -r link; do
 		mkdir -p "$SYSTEMD_ROOT/$(dirname "$link")"
 		ln -s "/lib/systemd/system/${link##*/}" "$SYSTEMD_ROOT/$link"
-		policy=0
-		[ ! -x "$POLICY_RC_D" ] || "$POLICY_RC_D" "${link##*/}" start || policy=$?
-		[ $policy = 101 ] || echo "started ${link##*/}" >>"$FAKE_DEPS/log"
 	done < <(cat "$FAKE_DEPS/units/$p" 2>/dev/null)
+	if [ -e "$FAKE_DEPS/initd/$p" ]; then
+		printf '#!/bin/sh\n' >"$SYSV_ROOT/init.d/$p"
+		chmod +x "$SYSV_ROOT/init.d/$p"
+		update-rc.d "$p" defaults
+	fi
+	[ ! -e "$FAKE_DEPS/units/$p" ] && [ ! -e "$FAKE_DEPS/initd/$p" ] ||
+		invoke-rc.d "$p" start
+	[ ! -e "$FAKE_DEPS/broken" ] || { echo "E: Sub-process /usr/bin/dpkg returned an error code (1)" >&2; exit 100; }
 done
+FAKE
+# invoke-rc.d NAME ACTION: policy-rc.d first, as the real one does (and
+# deb-systemd-invoke); a start it allows is a started service.
+cat >"$d/bin/invoke-rc.d" <<'FAKE'
+#!/usr/bin/env bash
+echo "invoke-rc.d $*" >>"$FAKE_DEPS/log"
+policy=0
+[ ! -x "$POLICY_RC_D" ] || "$POLICY_RC_D" "$1" "$2" || policy=$?
+[ $policy != 101 ] || { echo "invoke-rc.d: policy-rc.d denied execution of $2." >&2; exit 0; }
+case $2 in start) echo "started $1" >>"$FAKE_DEPS/log" ;; stop) echo "stopped $1" >>"$FAKE_DEPS/log" ;; esac
+FAKE
+cat >"$d/bin/update-rc.d" <<'FAKE'
+#!/usr/bin/env bash
+echo "update-rc.d $*" >>"$FAKE_DEPS/log"
+case $2 in
+defaults) for r in 2 3 4 5; do ln -sfn "../init.d/$1" "$SYSV_ROOT/rc$r.d/S01$1"; done ;;
+disable) for l in "$SYSV_ROOT"/rc?.d/S??"$1"; do
+		[ ! -L "$l" ] || mv "$l" "${l%/*}/K${l##*/S}"
+	done ;;
+esac
 FAKE
 cat >"$d/bin/apt-cache" <<'FAKE'
 #!/usr/bin/env bash
@@ -270,6 +302,9 @@ cat >"$d/bin/systemctl" <<'FAKE'
 u=${*: -1}
 echo "systemctl $*" >>"$FAKE_DEPS/log"
 case $1 in
+start|stop) [ -d "$SYSTEMD_RUN" ] ||
+		{ echo "System has not been booted with systemd as init system (PID 1). Can't operate." >&2; exit 1; }
+	[ "$1" != start ] || echo "started $u" >>"$FAKE_DEPS/log" ;;
 disable) find "$SYSTEMD_ROOT" -type l -lname "*/$u" -delete ;;
 is-enabled) [ -n "$(find "$SYSTEMD_ROOT" -path "*.wants/$u" -type l)" ] && echo enabled || { echo disabled; exit 1; } ;;
 esac
@@ -278,9 +313,11 @@ printf '#!/bin/sh\necho 0\n' >"$d/bin/id"
 chmod +x "$d"/bin/*
 # deps_reset: nothing missing, no unit, no policy-rc.d, no history.
 deps_reset() {
-	rm -rf "${d:?}"/{missing,units,etc,run,state,apt,log} "$d/policy-rc.d"*
-	mkdir -p "$d/missing" "$d/units" "$d/etc/multi-user.target.wants" "$d/run" "$d/apt"
+	rm -rf "${d:?}"/{missing,units,initd,etc,sysv,run,state,apt,log,broken} "$d/policy-rc.d"*
+	mkdir -p "$d/missing" "$d/units" "$d/initd" "$d/etc/multi-user.target.wants" \
+		"$d/run" "$d/apt" "$d/sysv/init.d" "$d"/sysv/rc{0,1,2,3,4,5,6,S}.d
 	ln -s /lib/systemd/system/ssh.service "$d/etc/multi-user.target.wants/ssh.service"
+	ln -s ../init.d/ssh "$d/sysv/rc2.d/S01ssh"
 	: >"$d/log"
 }
 # An arm64 busybox already fetched (install-deps.sh arm64 fetches it once).
@@ -289,13 +326,14 @@ printf '#!/bin/sh\n' >"$d/arm64-debs/root/bin/busybox"
 chmod +x "$d/arm64-debs/root/bin/busybox"
 # deps_run GROUP...: install-deps.sh on the fakes; output to $d/out.
 deps_run() {
-	env FAKE_DEPS="$d" PATH="$d/bin:$PATH" SYSTEMD_ROOT="$d/etc" SYSTEMD_RUN="$d/run" \
+	env FAKE_DEPS="$d" PATH="$d/bin:$PATH" SYSTEMD_ROOT="$d/etc" SYSTEMD_RUN="$d/run" SYSV_ROOT="$d/sysv" \
 		POLICY_RC_D="$d/policy-rc.d" SP_STATE_DIR="$d/state" APT_HISTORY_DIR="$d/apt" \
 		ARM64_DEBS="$d/arm64-debs" \
 		KERNEL_SRC=/nowhere "$REPO/scripts/install-deps.sh" "$@" >"$d/out" 2>&1 ||
 		echo "# install-deps.sh $*: exit $?"
 }
-links() { (cd "$d/etc" && find . -type l | sort); }
+# links: what starts at boot, systemd's links and the SysV S links.
+links() { (cd "$d" && find etc sysv -type l \( -path 'etc/*' -o -name 'S*' \) | sort); }
 # deps_result DESCRIPTION PROBLEM: a TAP result, failing when PROBLEM is
 # not empty (with it and install-deps.sh's output as comments).
 deps_result() {
@@ -341,6 +379,19 @@ cmp -s "$d/policy-rc.d" "$d/own-policy" && [ "$(stat -c %a "$d/policy-rc.d")" = 
 	problem+=" the machine's policy-rc.d was not put back as it was;"
 [ -z "$(find "$d" -maxdepth 1 -name 'policy-rc.d?*')" ] || problem+=" a saved copy is left;"
 deps_result "a policy-rc.d of the machine's is replaced during the install (no start) and put back" "$problem"
+
+# An install that fails: the script fails, and the policy-rc.d and the
+# unit it enabled are not left behind.
+deps_reset
+touch "$d/missing/prometheus" "$d/broken"
+echo multi-user.target.wants/prometheus.service >"$d/units/prometheus"
+links >"$d/links.before"
+problem=
+deps_run host-tests | grep -q '^# install-deps.sh host-tests: exit [1-9]' || problem+=" exit status 0;"
+[ ! -e "$d/policy-rc.d" ] || problem+=" policy-rc.d left behind;"
+links | cmp -s - "$d/links.before" || problem+=" new boot links: $(links | comm -13 "$d/links.before" - | tr '\n' ' ');"
+problem+=$(grep '^started' "$d/log" | tr '\n' ' ' || true)
+deps_result "a failed install fails, leaves no policy-rc.d and no unit enabled" "$problem"
 
 # make check boots the arm64 guest: its group installs what that needs,
 # and says so.
@@ -389,6 +440,45 @@ deps_run
 deps_result "after the clean-up (stamp), a service the user enables again is left alone" \
 	"$([ -e "$d/state/services-cleaned-up" ] && [ -e "$d/etc/multi-user.target.wants/prometheus.service" ] &&
 		[ ! -s "$d/log" ] || echo "stamp missing or prometheus.service touched: $(cat "$d/log")")"
+
+# Without systemd running (a container, another init: this machine's
+# systemctl is-system-running says offline): a package with an init
+# script and a unit is installed; invoke-rc.d is refused the start, its S
+# links and its unit's link are removed again, and no systemctl start or
+# stop is tried (it cannot operate there).
+deps_reset
+rmdir "$d/run"
+touch "$d/missing/prometheus"
+echo multi-user.target.wants/prometheus.service >"$d/units/prometheus"
+: >"$d/initd/prometheus"
+links >"$d/links.before"
+deps_run host-tests
+problem=$(grep '^started' "$d/log" | tr '\n' ' ' || true)
+grep -qx "invoke-rc.d prometheus start" "$d/log" || problem+=" the fake postinst did not try a start;"
+links | cmp -s - "$d/links.before" || problem+=" new boot links: $(links | comm -13 "$d/links.before" - | tr '\n' ' ');"
+! grep -q '^systemctl \(start\|stop\)' "$d/log" || problem+=" systemctl start/stop tried without systemd;"
+grep -q '==> disabling prometheus.service and stopping it, systemd not running' "$d/out" ||
+	problem+=" not said on stderr;"
+deps_result "without systemd: no start through invoke-rc.d, no S link or unit link left" "$problem"
+
+# Without systemd, the clean-up once: an earlier install of ours left the
+# init script's S links and the service running: update-rc.d disables it,
+# invoke-rc.d stops it; the user's ssh stays.
+deps_reset
+rmdir "$d/run"
+printf '#!/bin/sh\n' >"$d/sysv/init.d/prometheus"
+chmod +x "$d/sysv/init.d/prometheus"
+for r in 2 3 4 5; do ln -s ../init.d/prometheus "$d/sysv/rc$r.d/S01prometheus"; done
+printf '%s\n' "Commandline: apt-get install -y --no-install-recommends bison prometheus" >"$d/apt/history.log"
+deps_run
+problem=
+[ -z "$(find "$d/sysv" -name 'S??prometheus')" ] || problem+=" S links of prometheus left;"
+grep -qx "stopped prometheus" "$d/log" || problem+=" not stopped through invoke-rc.d;"
+! grep -q '^systemctl \(start\|stop\)' "$d/log" || problem+=" systemctl start/stop tried without systemd;"
+[ -L "$d/sysv/rc2.d/S01ssh" ] || problem+=" the user's ssh was touched;"
+grep -q '==> disabling prometheus.service and stopping it, systemd not running' "$d/out" ||
+	problem+=" not said on stderr;"
+deps_result "without systemd, once: an init script an earlier install of ours left enabled is disabled and stopped" "$problem"
 
 # The build scripts on a fake kernel tree ($k/linux: a pristine commit and
 # one patch) with a fake kbuild (scripts/tests/kbuild/make: make's rebuild

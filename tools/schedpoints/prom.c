@@ -354,7 +354,7 @@ void sp_prom_result(struct sp_out *out, const struct sp_result *r)
 			     HELP_CALLS " since the last reset.");
 		prom_samples(fp, r, buf, P_TIME, "sched_points_offcpu_seconds_total",
 			     "counter",
-			     "Off-CPU time from schedule() entry to its return since the last reset.");
+			     "Off-CPU time, from the switch away from the task to the switch back, since the last reset.");
 		prom_samples(fp, r, buf, P_MAX, "sched_points_offcpu_max_seconds",
 			     "gauge",
 			     "Longest single off-CPU stretch since the last reset.");
