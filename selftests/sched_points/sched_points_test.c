@@ -7683,8 +7683,13 @@ static const char * const wk_helpers[] = {
 	"__wake_up_bit", "wake_up_bit", "wake_up_var", "complete",
 	"complete_all", "complete_on_current_cpu", "swake_up_locked",
 	"swake_up_one", "swake_up_all", "wake_up_q", "rcuwait_wake_up",
-	"pollwake", "__pollwake", "ep_poll_callback",
-	"ep_autoremove_wake_function", "hrtimer_wakeup", "process_timeout",
+	"pollwake", "ep_poll_callback", "ep_autoremove_wake_function",
+	"rwsem_wake", "hrtimer_wakeup", "process_timeout",
+};
+
+/* Where timers run: a wakeup's site there is a timer's (tail call). */
+static const char * const wk_timer_runs[] = {
+	"call_timer_fn", "__run_hrtimer", "__hrtimer_run_queues",
 };
 
 /* Is the frame "func+0x1/0x2" in a function of @names? */
@@ -7708,17 +7713,22 @@ struct wk_traced {
 };
 
 /*
- * The site of a sched_waking stack: past try_to_wake_up()'s own frame,
- * the next one (@effective false), or the first past the helpers.
+ * The site of a sched_waking stack: the caller of try_to_wake_up()
+ * (@effective false), or the first frame past the helpers.
  */
 static bool wk_stack_site(char frames[][SP_SYM_MAX], int n, bool effective,
 			  struct wk_traced *t)
 {
 	int i = 0;
 
+	/*
+	 * The trace may begin in try_to_wake_up() or, skipping its frames
+	 * past the event's, at its caller (x86 does).
+	 */
 	while (i < n && strncmp(frames[i], "try_to_wake_up+", 15))
 		i++;
-	if (++i >= n)
+	i = i < n ? i + 1 : 0;
+	if (i >= n)
 		return false;
 	t->timer = false;
 	while (effective && i < n &&
@@ -7729,9 +7739,14 @@ static bool wk_stack_site(char frames[][SP_SYM_MAX], int n, bool effective,
 	}
 	if (i >= n)
 		return false;
+	t->timer |= effective &&
+		    wk_in(frames[i], wk_timer_runs, ARRAY_SIZE(wk_timer_runs));
 	snprintf(t->site, sizeof(t->site), "%s", frames[i]);
 	return true;
 }
+
+/* The start of the last hist read, for a failure's log. */
+static char wk_hist_head[1536];
 
 #define WK_TRIGGER_FMT	"hist:keys=pid,common_stacktrace:vals=hitcount:size=1024 if pid == %d"
 
@@ -7761,6 +7776,8 @@ static int wk_trace_take(const char *trigger, bool effective,
 
 	if (sp_read_file(WK_EVENT_DIR "/hist", &b, &len))
 		n = -1;
+	else if (b)
+		snprintf(wk_hist_head, sizeof(wk_hist_head), "%s", b);
 	for (line = b ? strtok_r(b, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *p = strstr(line, "pid:"), *h;
@@ -7904,7 +7921,8 @@ static void wk_check(struct __test_metadata *_metadata,
 		matched += ours;
 	}
 	EXPECT_LE(at_least, matched)
-		TH_LOG("too few wakeups by %s* matched", prefix);
+		TH_LOG("too few wakeups by %s* matched; the hist began:\n%s",
+		       prefix, wk_hist_head);
 	for (j = 0; j < v->nr; j++) {
 		if (v->l[j].pid != (unsigned int)pid)
 			continue;
@@ -8088,6 +8106,53 @@ TEST_F_TIMEOUT(sp, wakers_timer_effective_oracle, T_LONG)
 	sp_view_free(&pv);
 	free(v.l);
 	EXPECT_EQ((unsigned long long)WK_ROUNDS, traced);
+	EXPECT_EQ(calls, ours);
+	EXPECT_LE((unsigned long long)WK_ROUNDS / 2, ours);
+}
+
+/*
+ * The test module sleeps one jiffy in schedule_timeout(), WK_ROUNDS
+ * times: each wait is ended by its timer's callback, process_timeout(),
+ * which on x86-64 tail-calls the wake-up helpers and leaves no frame:
+ * the effective mode names the context timer all the same, at the site
+ * where timers run (call_timer_fn()), as sched_waking's stacks do. Our
+ * count is the module's calls there that slept; the tracer's, every
+ * timer's wakeup.
+ */
+TEST_F_TIMEOUT(sp, wakers_timeout_timer_context, T_LONG)
+{
+	unsigned long long calls = 0, ours = 0, traced = 0;
+	struct wk_traced t[64];
+	char err[SP_ERR_MAX], trig[256];
+	pid_t me = getpid();
+	struct sp_view pv;
+	struct wk_view v;
+	int i, nt, lines;
+
+	if (!load_test_module(_metadata, self))
+		return;
+	ASSERT_EQ(0, wk_configure("effective"));
+	ASSERT_EQ(0, wk_trace_add(me, trig, sizeof(trig)))
+		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_TIMEOUT, WK_ROUNDS));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	nt = wk_trace_take(trig, true, t, 64);
+	ASSERT_LE(0, nt);
+	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
+	calls = sp_count(&pv, me, sp_is_module_timeout, &lines);
+	sp_view_free(&pv);
+	for (i = 0; i < nt; i++) {
+		if (t[i].pid != (unsigned int)me || !t[i].timer)
+			continue;
+		traced += t[i].count;
+		ours += wk_ours(&v, me, t[i].site, "timer");
+		TH_LOG("timer wakeups at %s: traced %llu, ours %llu",
+		       t[i].site, t[i].count, wk_ours(&v, me, t[i].site,
+						       "timer"));
+	}
+	free(v.l);
+	EXPECT_LE((unsigned long long)WK_ROUNDS, traced);
 	EXPECT_EQ(calls, ours);
 	EXPECT_LE((unsigned long long)WK_ROUNDS / 2, ours);
 }
