@@ -120,25 +120,17 @@ void sp_blocked_render(struct sp_out *out, const struct sp_blocked *b)
 	}
 }
 
+static int parse_blocked(struct sp_reader *r, void *b, struct sp_error *err)
+{
+	return sp_parse_blocked(r, b, err);
+}
+
 /* Read path (NULL: SP_BLOCKED_SOURCE, "-": stdin) into b. */
 static int blocked_load(const char *path, struct sp_blocked *b)
 {
-	struct sp_reader r;
-	struct sp_error err;
-	const char *name;
-	FILE *fp = sp_input_open(path, SP_BLOCKED_SOURCE, &name);
-	int rc;
-
-	sp_blocked_init(b, name);
-	if (!fp)
-		return -1;
-	sp_reader_init_file(&r, fp, b->name);
-	rc = sp_parse_blocked(&r, b, &err);
-	if (rc < 0)
-		fprintf(stderr, "schedpoints: %s\n", err.msg);
-	sp_reader_free(&r);
-	sp_input_close(fp);
-	return rc;
+	sp_blocked_init(b, "");
+	return sp_input_read(path, SP_BLOCKED_SOURCE, b->name, sizeof(b->name),
+			     parse_blocked, b);
 }
 
 int sp_cmd_blocked(const struct sp_opts *o)

@@ -210,13 +210,13 @@ size_t sp_label_columns(const struct sp_result *r, enum sp_col *cols)
 	return n;
 }
 
-static void cell_uint(struct sp_cell *cell, sp_u128 v)
+void sp_cell_uint(struct sp_cell *cell, sp_u128 v)
 {
 	cell->type = SP_CELL_UINT;
 	cell->u = v;
 }
 
-static void cell_ns(struct sp_cell *cell, sp_u128 v)
+void sp_cell_ns(struct sp_cell *cell, sp_u128 v)
 {
 	cell->type = SP_CELL_NS;
 	cell->u = v;
@@ -246,9 +246,9 @@ void sp_value_cell(const struct sp_result *r, sp_u128 v, struct sp_cell *cell)
 {
 	memset(cell, 0, sizeof(*cell));
 	if (r->by_time)
-		cell_ns(cell, v);
+		sp_cell_ns(cell, v);
 	else
-		cell_uint(cell, v);
+		sp_cell_uint(cell, v);
 }
 
 void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
@@ -263,7 +263,7 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 		if (g->exited)
 			cell_exited(cell, "exited", SP_PID_EXITED);
 		else
-			cell_uint(cell, g->pid);
+			sp_cell_uint(cell, g->pid);
 		break;
 	case SP_COL_TGID:
 		if (g->exited && (r->keys & SP_K_PID))	/* TASKS has them */
@@ -271,13 +271,13 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 		else if (g->exited)			/* by tgid: TASKS */
 			cell_exited(cell, "exited", 0);
 		else
-			cell_uint(cell, g->tgid);
+			sp_cell_uint(cell, g->tgid);
 		break;
 	case SP_COL_COUNT:
-		cell_uint(cell, g->count);
+		sp_cell_uint(cell, g->count);
 		break;
 	case SP_COL_DELTA:
-		cell_uint(cell, g->delta);
+		sp_cell_uint(cell, g->delta);
 		break;
 	case SP_COL_PCT:
 		total = sp_result_value(r);
@@ -291,37 +291,37 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 		cell_rate(cell, sp_time_rate(r, g->delta_ns), 3, 6);
 		break;
 	case SP_COL_TIME:
-		cell_ns(cell, g->total_ns);
+		sp_cell_ns(cell, g->total_ns);
 		break;
 	case SP_COL_DTIME:
-		cell_ns(cell, g->delta_ns);
+		sp_cell_ns(cell, g->delta_ns);
 		break;
 	case SP_COL_MEAN:
 		if (sp_group_mean(r, g, &mean))
-			cell_ns(cell, mean);
+			sp_cell_ns(cell, mean);
 		break;
 	case SP_COL_MAX:
-		cell_ns(cell, g->max_ns);
+		sp_cell_ns(cell, g->max_ns);
 		break;
 	case SP_COL_P50:
 	case SP_COL_P90:
 	case SP_COL_P99:
 		if (sp_group_percentile(r, g, c == SP_COL_P50 ? 50 : c == SP_COL_P90 ? 90 : 99, &p))
-			cell_ns(cell, p);
+			sp_cell_ns(cell, p);
 		break;
 	case SP_COL_WAIT:
 	case SP_COL_DELAY:
-		cell_ns(cell, sp_group_split_ns(r, g, c == SP_COL_WAIT ?
+		sp_cell_ns(cell, sp_group_split_ns(r, g, c == SP_COL_WAIT ?
 						SP_SPLIT_WAIT : SP_SPLIT_DELAY, false));
 		break;
 	case SP_COL_DWAIT:
 	case SP_COL_DDELAY:
-		cell_ns(cell, sp_group_split_ns(r, g, c == SP_COL_DWAIT ?
+		sp_cell_ns(cell, sp_group_split_ns(r, g, c == SP_COL_DWAIT ?
 						SP_SPLIT_WAIT : SP_SPLIT_DELAY, true));
 		break;
 	case SP_COL_WMAX:
 	case SP_COL_DMAX:
-		cell_ns(cell, sp_group_split_max(r, g, c == SP_COL_WMAX ?
+		sp_cell_ns(cell, sp_group_split_max(r, g, c == SP_COL_WMAX ?
 						 SP_SPLIT_WAIT : SP_SPLIT_DELAY));
 		break;
 	case SP_COL_WP50:
@@ -329,20 +329,20 @@ void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 	case SP_COL_WP99:
 		if (sp_group_split_percentile(r, g, SP_SPLIT_WAIT,
 					      c == SP_COL_WP50 ? 50 : c == SP_COL_WP90 ? 90 : 99, &p))
-			cell_ns(cell, p);
+			sp_cell_ns(cell, p);
 		break;
 	case SP_COL_DP50:
 	case SP_COL_DP90:
 	case SP_COL_DP99:
 		if (sp_group_split_percentile(r, g, SP_SPLIT_DELAY,
 					      c == SP_COL_DP50 ? 50 : c == SP_COL_DP90 ? 90 : 99, &p))
-			cell_ns(cell, p);
+			sp_cell_ns(cell, p);
 		break;
 	case SP_COL_TASKS:
-		cell_uint(cell, sp_group_tasks(r, g));
+		sp_cell_uint(cell, sp_group_tasks(r, g));
 		break;
 	case SP_COL_SITES:
-		cell_uint(cell, g->nsites);
+		sp_cell_uint(cell, g->nsites);
 		break;
 	case SP_COL_COMM:
 		cell->type = SP_CELL_COMM;

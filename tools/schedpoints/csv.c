@@ -253,3 +253,33 @@ void sp_csv_blocked(struct sp_out *out, const struct sp_blocked *b)
 		}
 	}
 }
+
+/*
+ * wakers, wakes, chain: a header of the column names, a row per row (per
+ * hop).  chain: stop is the word of why it stopped, in a last column
+ * "stop", on the last hop's row only.
+ */
+void sp_csv_wtab(struct sp_out *out, const struct sp_wtab *t, const char *stop)
+{
+	FILE *fp = out->fp;
+	char *buf = sp_xrealloc(NULL, SP_CELL_BUF, 1);
+	size_t i, c;
+
+	for (c = 0; c < t->ncols; c++)
+		fprintf(fp, "%s%s", c ? "," : "", sp_wcol_name(t->cols[c]));
+	fputs(stop ? ",stop\n" : "\n", fp);
+	for (i = 0; i < t->nrows; i++) {
+		for (c = 0; c < t->ncols; c++) {
+			struct sp_cell cell;
+
+			if (c)
+				fputc(',', fp);
+			t->cell(t->ctx, i, t->cols[c], &cell);
+			csv_cell(fp, &cell, buf);
+		}
+		if (stop)
+			fprintf(fp, ",%s", i + 1 == t->nrows ? stop : "");
+		fputc('\n', fp);
+	}
+	free(buf);
+}

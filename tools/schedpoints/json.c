@@ -339,3 +339,142 @@ void sp_json_blocked(struct sp_out *out, const struct sp_blocked *b)
 	jsonw_end_object(jw);
 	jsonw_destroy(&jw);
 }
+
+/* ---- wakers, wakes, chain ------------------------------------------------ */
+
+static void json_wakers_head(struct json_writer *jw, const char *key,
+			     const struct sp_wakers *w)
+{
+	jsonw_name(jw, key);
+	json_text(jw, w->name, strlen(w->name));
+	jsonw_string_field(jw, strcmp(key, "source") ? "wakers_version" : "version", "1");
+	jsonw_name(jw, strcmp(key, "source") ? "wakers_summary" : "summary");
+	jsonw_start_object(jw);
+	json_summary_value(jw, "enabled", w->enabled);
+	jsonw_string_field(jw, "mode", sp_mode_name(w->mode));
+	json_summary_value(jw, "wakers", w->wakers);
+	json_summary_value(jw, "hist", w->hist);
+	json_summary_value(jw, "entries", w->entries);
+	json_summary_value(jw, "unlisted", w->unlisted);
+	jsonw_end_object(jw);
+}
+
+/*
+ * The rows of a table: an object per row, its columns by name (the CSV's),
+ * "exited" where the row has a pid (true for the lines of exited tasks,
+ * whose pid and tgid are null), and "buckets" when hists gives them.
+ */
+static void json_wrows(struct json_writer *jw, const char *key,
+		       const struct sp_wtab *t,
+		       const struct sp_hist *(*hist)(const void *ctx, size_t row))
+{
+	size_t i, c;
+
+	jsonw_name(jw, key);
+	jsonw_start_array(jw);
+	for (i = 0; i < t->nrows; i++) {
+		bool exited = false, has_pid = false;
+		struct sp_cell cell;
+
+		jsonw_start_object(jw);
+		for (c = 0; c < t->ncols; c++) {
+			jsonw_name(jw, sp_wcol_name(t->cols[c]));
+			t->cell(t->ctx, i, t->cols[c], &cell);
+			json_cell(jw, &cell);
+			if (t->cols[c] == SP_WCOL_PID) {
+				has_pid = true;
+				exited = cell.type == SP_CELL_EXITED;
+			}
+		}
+		if (has_pid)
+			jsonw_bool_field(jw, "exited", exited);
+		if (hist && hist(t->ctx, i))
+			json_buckets(jw, "buckets", hist(t->ctx, i));
+		jsonw_end_object(jw);
+	}
+	jsonw_end_array(jw);
+}
+
+static const struct sp_hist *wview_hist(const void *ctx, size_t row)
+{
+	const struct sp_wview *v = ctx;
+
+	return v->rows[row].has_hist ? &v->rows[row].hist : NULL;
+}
+
+/*
+ * wakers SITE, wakes SITE: the file's summary, what SITE matched, the sums
+ * of the lines matched, then "rows" (sorted, after -n), keys as the CSV
+ * columns.
+ */
+void sp_json_wview(struct sp_out *out, const struct sp_wview *v)
+{
+	struct json_writer *jw = jsonw_new(out->fp, out->o->pretty);
+	const struct sp_wakers *w = v->w;
+	struct sp_wtab t;
+	uint32_t i;
+
+	jsonw_start_object(jw);
+	json_wakers_head(jw, "source", w);
+	jsonw_bool_field(jw, "has_hist", w->hist == 1);
+	jsonw_string_field(jw, "view", v->kind == SP_WVIEW_WAKERS ? "wakers" : "wakes");
+	jsonw_name(jw, v->kind == SP_WVIEW_WAKERS ? "site" : "waker_site");
+	json_text(jw, v->arg, strlen(v->arg));
+	jsonw_bool_field(jw, "verbose", out->o->verbose);
+	jsonw_name(jw, "sites");
+	jsonw_start_array(jw);
+	for (i = 0; i < v->nsites; i++)
+		json_text(jw, sp_pool_str(&w->syms, v->sites[i]),
+			  sp_pool_len(&w->syms, v->sites[i]));
+	jsonw_end_array(jw);
+	jsonw_uint_field(jw, "lines", v->nlines);
+	jsonw_uint_field(jw, "total", v->total);
+	json_u128_field(jw, "total_ns", v->total_ns);
+	json_u128_field(jw, "total_wait_ns", v->wait_ns);
+	json_u128_field(jw, "total_delay_ns", v->total_ns - v->wait_ns);
+	jsonw_uint_field(jw, "rows_total", v->nrows);
+	sp_wview_tab(v, false, &t);
+	json_wrows(jw, "rows", &t, wview_hist);
+	jsonw_end_object(jw);
+	jsonw_destroy(&jw);
+}
+
+/*
+ * chain X: both sources, where it started, then "hops" in order and why
+ * it stopped ("stop", a word; "stop_pid", the waker or task it stopped
+ * at; "stop_hop", the hop a loop went back to, else null; "message").
+ */
+void sp_json_chain(struct sp_out *out, const struct sp_chain *c)
+{
+	struct json_writer *jw = jsonw_new(out->fp, out->o->pretty);
+	const struct sp_store *st = c->st;
+	struct sp_wtab t;
+	char why[512];
+
+	jsonw_start_object(jw);
+	jsonw_name(jw, "source");
+	json_text(jw, st->name, strlen(st->name));
+	jsonw_string_field(jw, "version", st->version);
+	json_wakers_head(jw, "wakers_source", c->w);
+	jsonw_string_field(jw, "view", "chain");
+	jsonw_name(jw, "start");
+	json_text(jw, c->arg, strlen(c->arg));
+	jsonw_string_field(jw, "from", c->from);
+	jsonw_uint_field(jw, "hops_max", c->max_hops);
+	jsonw_string_field(jw, "by", c->by_time ? "time" : "count");
+	sp_chain_tab(c, false, &t);
+	json_wrows(jw, "hops", &t, NULL);
+	jsonw_string_field(jw, "stop", sp_chain_stop_name(c->stop));
+	if (c->stop == SP_STOP_CONTEXT)
+		jsonw_null_field(jw, "stop_pid");
+	else
+		jsonw_uint_field(jw, "stop_pid", c->stop_pid);
+	if (c->stop == SP_STOP_LOOP)
+		jsonw_uint_field(jw, "stop_hop", c->stop_hop);
+	else
+		jsonw_null_field(jw, "stop_hop");
+	sp_chain_stop_text(c, why, sizeof(why));
+	jsonw_string_field(jw, "message", why);
+	jsonw_end_object(jw);
+	jsonw_destroy(&jw);
+}

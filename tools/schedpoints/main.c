@@ -40,6 +40,15 @@ static const char usage_text[] =
 "                     those of its wait and its run delay\n"
 "  blocked            the tasks blocked now (/proc/sched_points_blocked), by\n"
 "                     call site, longest wait first (see --min)\n"
+"  wakers SITE        who ended the waits at call site SITE (as site X\n"
+"                     selects it; /proc/sched_points_wakers): the waker call\n"
+"                     sites and contexts, their calls, share, off-CPU time,\n"
+"                     wait and run delay (-v: by waking task too)\n"
+"  wakes SITE         the reverse: whose waits the waker call site SITE\n"
+"                     ended, the woken tasks and their call sites\n"
+"  chain TASK|SITE    follow a wait to its top waker, then that task's own\n"
+"                     heaviest wait (/proc/sched_points) and its waker, up to\n"
+"                     --hops; TASK a pid or a task name\n"
 "  help               this text\n"
 "  top [VIEW [ARG]]   every --interval seconds, deltas and rates of a view\n"
 "  diff A B [VIEW [ARG]]\n"
@@ -47,12 +56,19 @@ static const char usage_text[] =
 "\n"
 "Input and output:\n"
 "  -f, --file FILE      read FILE instead of /proc/sched_points ('-': stdin;\n"
-"                       blocked: instead of /proc/sched_points_blocked)\n"
+"                       blocked: instead of /proc/sched_points_blocked;\n"
+"                       wakers, wakes: of /proc/sched_points_wakers)\n"
+"  -W, --wakers-file FILE\n"
+"                       wakers, wakes, chain: read FILE instead of\n"
+"                       /proc/sched_points_wakers ('-': stdin)\n"
 "  -F, --format FMT     table (default), csv, json, folded, prometheus, svg\n"
 "  -o, --output FILE    write to FILE (replaced atomically), print its path\n"
 "  -p, --pretty         indent JSON (with --format json)\n"
 "      --min DURATION   blocked: only the tasks that have waited at least\n"
 "                       DURATION (500ms, 2s, 1500us; ns us ms s min h)\n"
+"  -v, --verbose        wakers, wakes: a row per waking task (waker_pid,\n"
+"                       waker_comm) too\n"
+"      --hops N         chain: at most N hops (default 4)\n"
 "\n"
 "Views:\n"
 "  -g, --group G        call sites by: site (default), function, module, kind\n"
@@ -67,7 +83,9 @@ static const char usage_text[] =
 "                       total (the value), tasks, sites, pid, tgid, comm,\n"
 "                       site, name (default: the value, count or time);\n"
 "                       format 2's split: wait, delay, wmax, dmax, wp50,\n"
-"                       wp90, wp99, dp50, dp90, dp99\n"
+"                       wp90, wp99, dp50, dp90, dp99; wakers, wakes: count,\n"
+"                       time, mean, wait, delay, p50, p90, p99; chain: the\n"
+"                       waker of each hop by count or time\n"
 "  -r, --reverse        reverse the sort order\n"
 "  -n, --top N          show the first N rows, 0 all (matrix: N rows and N\n"
 "                       columns; prometheus: N series a family and 'other')\n"
@@ -102,7 +120,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_PID = 256, OPT_TGID, OPT_COMM, OPT_MODULE, OPT_SYMBOL, OPT_KIND,
-	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS, OPT_MIN, OPT_SPLIT,
+	OPT_VALUE, OPT_COLUMNS, OPT_BUCKETS, OPT_MIN, OPT_SPLIT, OPT_HOPS,
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -123,6 +141,9 @@ static const struct option long_options[] = {
 	{ "buckets", no_argument, NULL, OPT_BUCKETS },
 	{ "split", no_argument, NULL, OPT_SPLIT },
 	{ "min", required_argument, NULL, OPT_MIN },
+	{ "wakers-file", required_argument, NULL, 'W' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "hops", required_argument, NULL, OPT_HOPS },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tgid", required_argument, NULL, OPT_TGID },
 	{ "comm", required_argument, NULL, OPT_COMM },
@@ -391,6 +412,21 @@ static int parse_option(struct sp_opts *o, int c, const char *arg)
 		o->min_given = true;
 		break;
 	}
+	case 'W':
+		o->wakers_file = arg;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case OPT_HOPS: {
+		uint32_t n;
+
+		if (!parse_u32(arg, &n) || !n || n > 1000)
+			return usage_error("--hops: expected a number from 1 to 1000, got '%s'", arg);
+		o->hops = n;
+		o->hops_given = true;
+		break;
+	}
 	case OPT_PID:
 		if (!parse_u32_list(arg, &o->f.pids, &o->f.npids))
 			return usage_error("--pid: expected pids separated by commas, got '%s'", arg);
@@ -511,6 +547,12 @@ static int check_opts(const struct sp_opts *o, bool top, bool diff)
 
 	if (o->min_given)
 		return usage_error("%s is only for blocked", "--min");
+	if (o->wakers_file || o->verbose || o->hops_given)
+		return usage_error("%s is only for %s", o->wakers_file ? "--wakers-file" :
+				   o->verbose ? "--verbose" : "--hops",
+				   o->hops_given && !o->wakers_file && !o->verbose ?
+				   "chain" : o->verbose && !o->wakers_file ?
+				   "wakers and wakes" : "wakers, wakes and chain");
 	if (o->format == SP_FMT_SVG && o->view != SP_VIEW_MATRIX && !o->buckets)
 		return usage_error("--format svg draws the matrix: use '%s' or 'matrix'", "heatmap");
 	if (o->count && !top)
@@ -608,6 +650,121 @@ static int do_blocked(struct sp_opts *o, int argc, char **argv)
 	return sp_cmd_blocked(o);
 }
 
+/*
+ * wakers SITE, wakes SITE, chain X: their own inputs and views, so only
+ * the options in allowed apply (long names, the first given that does not
+ * is the error).
+ */
+static int wakers_opts(const struct sp_opts *o, const char *cmd,
+		       const char *const *allowed)
+{
+	size_t i, k;
+
+	for (i = 0; long_options[i].name; i++) {
+		if (!(o->given & (1ull << i)))
+			continue;
+		for (k = 0; allowed[k]; k++)
+			if (!strcmp(allowed[k], long_options[i].name))
+				break;
+		if (!allowed[k])
+			return usage_error("%s takes %s only: --%s does not apply", cmd,
+					   strcmp(cmd, "chain") ?
+					   "-f or -W, -F, -o, -p, -n, -s, -r and -v" :
+					   "-f, -W, -F, -o, -p, -s and --hops",
+					   long_options[i].name);
+	}
+	if (o->format == SP_FMT_FOLDED || o->format == SP_FMT_SVG)
+		return usage_error("%s writes table, csv, json or prometheus: --format %s does not go with it",
+				   cmd, format_names[o->format]);
+	if (o->pretty && o->format != SP_FMT_JSON)
+		return usage_error("--pretty indents JSON: it needs --format json");
+	for (i = 0; i < o->nsort; i++) {
+		enum sp_sort s = o->sort[i];
+		bool ok = !strcmp(cmd, "chain") ?
+			  (s == SP_SORT_COUNT || s == SP_SORT_TIME) && o->nsort == 1 :
+			  s == SP_SORT_COUNT || s == SP_SORT_TOTAL || s == SP_SORT_TIME ||
+			  s == SP_SORT_MEAN || s == SP_SORT_WAIT || s == SP_SORT_DELAY ||
+			  s == SP_SORT_P50 || s == SP_SORT_P90 || s == SP_SORT_P99;
+
+		if (!ok)
+			return usage_error(!strcmp(cmd, "chain") ?
+					   "chain: --sort takes one key, count or time (how each hop's waker is picked), got '%s'" :
+					   "%s: --sort key '%s' does not apply (count, time, mean, wait, delay, p50, p90, p99)",
+					   !strcmp(cmd, "chain") ? sp_sort_name(s) : cmd,
+					   sp_sort_name(s));
+	}
+	return 0;
+}
+
+/*
+ * wakers and wakes read one file, /proc/sched_points_wakers: -f names it
+ * as it names blocked's, -W as it does for chain (which reads both).
+ */
+static int wakers_file(struct sp_opts *o, const char *cmd)
+{
+	if (o->file && o->wakers_file)
+		return usage_error("%s reads one file, /proc/sched_points_wakers: give -f FILE or -W FILE, not both",
+				   cmd);
+	if (!o->wakers_file)
+		o->wakers_file = o->file;
+	return 0;
+}
+
+/* The SITE or TASK argument: one, and of a sane length. */
+static int wakers_arg(const char *cmd, const char *what, int argc, char **argv)
+{
+	if (!argc)
+		return usage_error("'%s' needs an argument: %s", cmd, what);
+	if (argc > 1)
+		return usage_error("unexpected argument '%s'", argv[1]);
+	if (!*argv[0] || strlen(argv[0]) > 4096)
+		return usage_error("%s: expected %s of 1 to 4096 bytes", cmd, what);
+	return 0;
+}
+
+/* wakers SITE and wakes SITE: one view of the wakers file each. */
+static int do_wview(struct sp_opts *o, int argc, char **argv,
+		    enum sp_wview_kind kind)
+{
+	static const char *const allowed[] = {
+		"file", "wakers-file", "format", "output", "pretty", "top",
+		"sort", "reverse", "verbose", NULL,
+	};
+	const char *cmd = kind == SP_WVIEW_WAKERS ? "wakers" : "wakes";
+
+	if (wakers_arg(cmd, kind == SP_WVIEW_WAKERS ? "a call site (SITE)" :
+		       "a waker's call site (SITE)", argc, argv) ||
+	    wakers_opts(o, cmd, allowed) || wakers_file(o, cmd))
+		return SP_EXIT_USAGE;
+	return sp_cmd_wakers(o, kind, argv[0]);
+}
+
+static int do_wakers(struct sp_opts *o, int argc, char **argv)
+{
+	return do_wview(o, argc, argv, SP_WVIEW_WAKERS);
+}
+
+static int do_wakes(struct sp_opts *o, int argc, char **argv)
+{
+	return do_wview(o, argc, argv, SP_WVIEW_WAKES);
+}
+
+static int do_chain(struct sp_opts *o, int argc, char **argv)
+{
+	static const char *const allowed[] = {
+		"file", "wakers-file", "format", "output", "pretty", "sort",
+		"hops", NULL,
+	};
+
+	if (wakers_arg("chain", "a pid, a task name or a call site", argc, argv) ||
+	    wakers_opts(o, "chain", allowed))
+		return SP_EXIT_USAGE;
+	if (o->file && o->wakers_file && !strcmp(o->file, "-") &&
+	    !strcmp(o->wakers_file, "-"))
+		return usage_error("chain: -f - and -W - cannot both read standard input");
+	return sp_cmd_chain(o, argv[0]);
+}
+
 static int do_help(struct sp_opts *o, int argc, char **argv)
 {
 	if (argc)
@@ -628,6 +785,9 @@ static const struct cmd cmds[] = {
 	{ "top", do_top },
 	{ "diff", do_diff },
 	{ "blocked", do_blocked },
+	{ "wakers", do_wakers },
+	{ "wakes", do_wakes },
+	{ "chain", do_chain },
 	{ "help", do_help },
 	{ NULL, do_view },	/* a view, or none: sites */
 };
@@ -648,8 +808,10 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	opterr = 0;		/* say it ourselves, without argv[0]'s path */
-	while ((c = getopt_long(argc, argv, "f:F:o:pg:b:Ts:rn:i:c:hV",
+	while ((c = getopt_long(argc, argv, "f:F:o:pg:b:Ts:rn:i:c:hVW:v",
 				long_options, NULL)) != -1) {
+		size_t k;
+
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			free_opts(&o);
@@ -676,6 +838,10 @@ int main(int argc, char **argv)
 			free_opts(&o);
 			return SP_EXIT_USAGE;
 		}
+		/* the options given, by their index in long_options */
+		for (k = 0; long_options[k].name; k++)
+			if (long_options[k].val == c)
+				o.given |= 1ull << k;
 		if (!o.not_blocked && c != 'f' && c != 'F' && c != 'o' &&
 		    c != 'p' && c != OPT_MIN)
 			o.not_blocked = option_name(c);

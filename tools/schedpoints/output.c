@@ -38,24 +38,38 @@ void sp_input_close(FILE *fp)
 		fclose(fp);
 }
 
-int sp_load(const char *path, struct sp_store *st)
+int sp_input_read(const char *path, const char *def, char *name, size_t len,
+		  sp_parse_fn parse, void *dst)
 {
 	struct sp_reader r;
 	struct sp_error err;
-	const char *name;
-	FILE *fp = sp_input_open(path, SP_DEFAULT_SOURCE, &name);
+	const char *opened;
+	FILE *fp = sp_input_open(path, def, &opened);
 	int rc;
 
-	sp_store_init(st, name);
+	snprintf(name, len, "%s", opened);
 	if (!fp)
 		return -1;
-	sp_reader_init_file(&r, fp, st->name);
-	rc = sp_parse_snapshot(&r, st, false, &err);
+	sp_reader_init_file(&r, fp, name);
+	rc = parse(&r, dst, &err);
 	if (rc < 0)
 		fprintf(stderr, "schedpoints: %s\n", err.msg);
 	sp_reader_free(&r);
 	sp_input_close(fp);
 	return rc < 0 ? -1 : 0;
+}
+
+static int parse_one_snapshot(struct sp_reader *r, void *st,
+			      struct sp_error *err)
+{
+	return sp_parse_snapshot(r, st, false, err);
+}
+
+int sp_load(const char *path, struct sp_store *st)
+{
+	sp_store_init(st, "");
+	return sp_input_read(path, SP_DEFAULT_SOURCE, st->name, sizeof(st->name),
+			     parse_one_snapshot, st);
 }
 
 int sp_input_ok(const struct sp_opts *o, const struct sp_store *st)

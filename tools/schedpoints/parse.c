@@ -978,17 +978,27 @@ int sp_parse_snapshot(struct sp_reader *r, struct sp_store *st, bool multi,
 
 enum { B_PID, B_TGID, B_KIND, B_STATE, B_WAITING, B_ADDR, B_SYM, B_COMM, B_N };
 
-static int blocked_summary(struct sp_reader *r, struct sp_blocked *b,
-			   struct sp_error *err)
+/*
+ * The summary of a format without minors (the blocked and wakers files):
+ * exactly the names of sum[], in that order, each 'name value' (a 0/1, a
+ * number, or the mode's word), then exactly the column header.
+ */
+struct fixed_sum {
+	const char *name;
+	int64_t *val;
+	int type;	/* SUM_NUMBER, SUM_BOOL, SUM_MODE */
+};
+
+static int fixed_summary(struct sp_reader *r, struct sp_error *err,
+			 const struct fixed_sum *sum, size_t n, const char *order,
+			 const char *header, const char *show_header)
 {
-	static const char *const names[] = { "enabled", "mode", "time", "entries" };
-	int64_t *vals[] = { &b->enabled, &b->mode, &b->time, &b->entries };
 	char ex[200];
 	size_t i;
 	int rc;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t nl = strlen(names[i]), vlen;
+	for (i = 0; i < n; i++) {
+		size_t nl = strlen(sum[i].name), vlen;
 		const char *val;
 		uint64_t v;
 
@@ -997,20 +1007,20 @@ static int blocked_summary(struct sp_reader *r, struct sp_blocked *b,
 			return -1;
 		if (!rc)
 			return perr(r, err, "unexpected end of input, expected the summary line '%s <value>'",
-				    names[i]);
+				    sum[i].name);
 		if (!r->line_nl)
 			return perr(r, err, TRUNCATED);
-		if (r->linelen <= nl || memcmp(r->line, names[i], nl) != 0 ||
+		if (r->linelen <= nl || memcmp(r->line, sum[i].name, nl) != 0 ||
 		    r->line[nl] != ' ')
-			return perr(r, err, "expected the summary line '%s <value>' (the format's order: enabled, mode, time, entries), got '%s'",
-				    names[i], excerpt(ex, r->line, r->linelen));
+			return perr(r, err, "expected the summary line '%s <value>' (the format's order: %s), got '%s'",
+				    sum[i].name, order, excerpt(ex, r->line, r->linelen));
 		val = r->line + nl + 1;
 		vlen = r->linelen - nl - 1;
-		if (vals[i] == &b->mode) {
+		if (sum[i].type == SUM_MODE) {
 			if (same(val, vlen, "caller"))
-				b->mode = SP_MODE_CALLER;
+				*sum[i].val = SP_MODE_CALLER;
 			else if (same(val, vlen, "effective"))
-				b->mode = SP_MODE_EFFECTIVE;
+				*sum[i].val = SP_MODE_EFFECTIVE;
 			else
 				return perr(r, err, "summary 'mode': expected 'caller' or 'effective', got '%s'",
 					    excerpt(ex, val, vlen));
@@ -1018,25 +1028,40 @@ static int blocked_summary(struct sp_reader *r, struct sp_blocked *b,
 		}
 		/* parse_uint() takes a max of 9 or more: 0/1 is checked after */
 		rc = parse_uint(val, vlen, INT64_MAX, &v);
-		if (!rc && vals[i] != &b->entries && v > 1)
+		if (!rc && sum[i].type == SUM_BOOL && v > 1)
 			return perr(r, err, "summary '%s': expected 0 or 1, got '%s'",
-				    names[i], excerpt(ex, val, vlen));
+				    sum[i].name, excerpt(ex, val, vlen));
 		if (rc)
 			return perr(r, err, "summary '%s': expected an unsigned decimal%s, got '%s'",
-				    names[i], rc == -2 ? " below 2^63" : "",
+				    sum[i].name, rc == -2 ? " below 2^63" : "",
 				    excerpt(ex, val, vlen));
-		*vals[i] = (int64_t)v;
+		*sum[i].val = (int64_t)v;
 	}
 	rc = next_line(r, err);
 	if (rc < 0)
 		return -1;
 	if (!rc)
-		return perr(r, err, "unexpected end of input, expected the column header '"
-			    BLOCKED_SHOW_HEADER "'");
-	if (!same(r->line, r->linelen, BLOCKED_HEADER))
-		return perr(r, err, "expected the column header '" BLOCKED_SHOW_HEADER "', got '%s'",
-			    excerpt(ex, r->line, r->linelen));
+		return perr(r, err, "unexpected end of input, expected the column header '%s'",
+			    show_header);
+	if (!same(r->line, r->linelen, header))
+		return perr(r, err, "expected the column header '%s', got '%s'",
+			    show_header, excerpt(ex, r->line, r->linelen));
 	return r->line_nl ? 0 : perr(r, err, TRUNCATED);
+}
+
+static int blocked_summary(struct sp_reader *r, struct sp_blocked *b,
+			   struct sp_error *err)
+{
+	const struct fixed_sum sum[] = {
+		{ "enabled", &b->enabled, SUM_BOOL },
+		{ "mode", &b->mode, SUM_MODE },
+		{ "time", &b->time, SUM_BOOL },
+		{ "entries", &b->entries, SUM_NUMBER },
+	};
+
+	return fixed_summary(r, err, sum, sizeof(sum) / sizeof(sum[0]),
+			     "enabled, mode, time, entries", BLOCKED_HEADER,
+			     BLOCKED_SHOW_HEADER);
 }
 
 static int blocked_line(struct sp_reader *r, struct sp_blocked *b,
@@ -1116,9 +1141,18 @@ static int blocked_line(struct sp_reader *r, struct sp_blocked *b,
 	return 0;
 }
 
-int sp_parse_blocked(struct sp_reader *r, struct sp_blocked *b,
-		     struct sp_error *err)
+/*
+ * A file of one version without minors: its version line exactly, the
+ * summary (summary(), which sets *entries), then *entries data lines
+ * (line()) and the end of the input.
+ */
+static int fixed_file(struct sp_reader *r, struct sp_error *err,
+		      const char *version, void *dst,
+		      int (*summary)(struct sp_reader *, void *, struct sp_error *),
+		      int (*line)(struct sp_reader *, void *, struct sp_error *),
+		      const int64_t *entries)
 {
+	size_t vlen = strlen(version);
 	uint64_t n;
 	int rc;
 
@@ -1126,27 +1160,26 @@ int sp_parse_blocked(struct sp_reader *r, struct sp_blocked *b,
 	if (rc < 0)
 		return -1;
 	if (!rc)
-		return perr(r, err, "empty input, expected '" SP_BLOCKED_VERSION "'");
-	if (!r->line_nl && r->linelen < sizeof(SP_BLOCKED_VERSION) &&
-	    !memcmp(r->line, SP_BLOCKED_VERSION, r->linelen))
+		return perr(r, err, "empty input, expected '%s'", version);
+	if (!r->line_nl && r->linelen <= vlen && !memcmp(r->line, version, r->linelen))
 		return perr(r, err, TRUNCATED);
-	if (!same(r->line, r->linelen, SP_BLOCKED_VERSION)) {
+	if (!same(r->line, r->linelen, version)) {
 		char ex[200];
 
-		return perr(r, err, "expected '" SP_BLOCKED_VERSION "' (the only version of the format), got '%s'",
-			    excerpt(ex, r->line, r->linelen));
+		return perr(r, err, "expected '%s' (the only version of the format), got '%s'",
+			    version, excerpt(ex, r->line, r->linelen));
 	}
-	if (blocked_summary(r, b, err))
+	if (summary(r, dst, err))
 		return -1;
-	for (n = 0; n < (uint64_t)b->entries; n++) {
+	for (n = 0; n < (uint64_t)*entries; n++) {
 		rc = next_line(r, err);
 		if (rc < 0)
 			return -1;
 		if (!rc)
 			return perr(r, err,
 				    "unexpected end of input: summary 'entries' says %lld data lines, got %llu",
-				    (long long)b->entries, (unsigned long long)n);
-		if (blocked_line(r, b, err))
+				    (long long)*entries, (unsigned long long)n);
+		if (line(r, dst, err))
 			return -1;
 	}
 	rc = next_line(r, err);
@@ -1154,6 +1187,225 @@ int sp_parse_blocked(struct sp_reader *r, struct sp_blocked *b,
 		return -1;
 	if (rc)
 		return perr(r, err, "expected end of input after %lld data lines (summary 'entries')",
-			    (long long)b->entries);
+			    (long long)*entries);
 	return 0;
+}
+
+static int blocked_summary_cb(struct sp_reader *r, void *b, struct sp_error *err)
+{
+	return blocked_summary(r, b, err);
+}
+
+static int blocked_line_cb(struct sp_reader *r, void *b, struct sp_error *err)
+{
+	return blocked_line(r, b, err);
+}
+
+int sp_parse_blocked(struct sp_reader *r, struct sp_blocked *b,
+		     struct sp_error *err)
+{
+	return fixed_file(r, err, SP_BLOCKED_VERSION, b, blocked_summary_cb,
+			  blocked_line_cb, &b->entries);
+}
+
+/* ---- /proc/sched_points_wakers ------------------------------------------- */
+
+/*
+ * The spec's section "/proc/sched_points_wakers", format version 1: the
+ * version line exactly, then exactly enabled, mode, wakers, hist, entries,
+ * unlisted in that order (no other name: the format has no minors), the
+ * column header, and 'entries' lines of sixteen fields.  Checked on each
+ * line beyond the fields: a line of exited tasks (pid 0) has tgid 0, a task
+ * has both ids; the kind is one a wakeup can end (sleep, disk_sleep, idle:
+ * a yield, a preemption and a cond_resched are never woken); the context
+ * timer only in the effective mode; waker_pid and waker_comm only for the
+ * context task; wait_ns + delay_ns = total_ns (the kernel prints the run
+ * delay as their difference); hist '-' while the summary's is 0; and the
+ * order, count descending then pid (the rest of the spec's order, by
+ * address, is not checked: addresses are zeros for some readers, and for
+ * waker sites of unloaded modules, while the kernel sorts by the real ones).
+ */
+#define WAKERS_HEADER	"pid\ttgid\tkind\twaker\twaker_pid\tcount\ttotal_ns\twait_ns\tdelay_ns\thist\taddress\tsymbol\tcomm\twaker_address\twaker_symbol\twaker_comm"
+#define WAKERS_SHOW_HEADER \
+	"pid\\ttgid\\tkind\\twaker\\twaker_pid\\tcount\\ttotal_ns\\twait_ns\\tdelay_ns\\thist\\taddress\\tsymbol\\tcomm\\twaker_address\\twaker_symbol\\twaker_comm"
+#define WAKERS_ORDER	"enabled, mode, wakers, hist, entries, unlisted"
+
+enum { W_PID, W_TGID, W_KIND, W_WAKER, W_WPID, W_COUNT, W_TOTAL, W_WAIT,
+       W_DELAY, W_HIST, W_ADDR, W_SYM, W_COMM, W_WADDR, W_WSYM, W_WCOMM, W_N };
+
+static int wakers_summary(struct sp_reader *r, struct sp_wakers *w,
+			  struct sp_error *err)
+{
+	const struct fixed_sum sum[] = {
+		{ "enabled", &w->enabled, SUM_BOOL },
+		{ "mode", &w->mode, SUM_MODE },
+		{ "wakers", &w->wakers, SUM_BOOL },
+		{ "hist", &w->hist, SUM_BOOL },
+		{ "entries", &w->entries, SUM_NUMBER },
+		{ "unlisted", &w->unlisted, SUM_NUMBER },
+	};
+
+	return fixed_summary(r, err, sum, sizeof(sum) / sizeof(sum[0]),
+			     WAKERS_ORDER, WAKERS_HEADER, WAKERS_SHOW_HEADER);
+}
+
+/* A call site field (address, symbol) of a wakers line: its symbol's id. */
+static int wakers_site(struct sp_reader *r, struct sp_wakers *w,
+		       struct sp_error *err, const char *prefix,
+		       const char *addr, size_t alen, const char *sym,
+		       size_t slen, uint32_t *id)
+{
+	struct sp_syminfo si;
+	char ex[200];
+	bool added;
+
+	if (alen != 16 || !is_lower_hex(addr, 16))
+		return perr(r, err, "%saddress: expected 16 lowercase hex digits, got '%s'",
+			    prefix, excerpt(ex, addr, alen));
+	if (sp_symbol_parse(sym, slen, &si))
+		return perr(r, err,
+			    "%ssymbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '" SP_SYM_UNLOADED "', got '%s'",
+			    prefix, excerpt(ex, sym, slen));
+	*id = sp_pool_intern(&w->syms, sym, slen, &added);
+	if (added) {
+		if (*id >= w->syminfo_cap) {
+			w->syminfo_cap = w->syminfo_cap ? 2 * w->syminfo_cap : 64;
+			w->syminfo = sp_xrealloc(w->syminfo, w->syminfo_cap,
+						 sizeof(*w->syminfo));
+		}
+		w->syminfo[*id] = si;
+	}
+	return 0;
+}
+
+/* A comm field of a wakers line, interned. */
+static int wakers_comm(struct sp_reader *r, struct sp_wakers *w,
+		       struct sp_error *err, const char *f, size_t len,
+		       uint32_t *id)
+{
+	char small[SMALL_COMM], *dec = small;
+	long clen = comm_field(r, err, f, len, small, &dec);
+
+	if (clen < 0)
+		return -1;
+	*id = sp_pool_intern(&w->comms, dec, (size_t)clen, NULL);
+	if (dec != small)
+		free(dec);
+	return 0;
+}
+
+static int wakers_line(struct sp_reader *r, struct sp_wakers *w,
+		       struct sp_error *err)
+{
+	static const char *const ctx_words = "'task', 'softirq', 'hardirq', 'nmi' or 'timer'";
+	const char *f[W_N];
+	size_t flen[W_N], nf = split_fields(r, f, flen, W_N);
+	struct sp_wline l = { 0 };
+	struct sp_hist h;
+	bool has_hist;
+	uint64_t v, delay_ns;
+	char ex[200];
+	int k;
+
+	if (!r->line_nl)
+		return perr(r, err, TRUNCATED);
+	if (nf != W_N)
+		return perr(r, err, "expected %d TAB-separated fields, got %zu", W_N, nf);
+	if (parse_u64_field(r, err, "pid", f[W_PID], flen[W_PID], UINT32_MAX, &v))
+		return -1;
+	l.pid = (uint32_t)v;
+	if (parse_u64_field(r, err, "tgid", f[W_TGID], flen[W_TGID], UINT32_MAX, &v))
+		return -1;
+	l.tgid = (uint32_t)v;
+	if (!l.pid && l.tgid)
+		return perr(r, err, "tgid: a line of exited tasks (pid 0) has tgid 0 in this file, got '%u'",
+			    l.tgid);
+	if (l.pid && !l.tgid)
+		return perr(r, err, "tgid: expected a task's tgid, above 0, got '0'");
+	k = sp_kind_parse(f[W_KIND], flen[W_KIND]);
+	if (k < 0 || k > SP_KIND_IDLE)
+		return perr(r, err, "kind: expected 'sleep', 'disk_sleep' or 'idle' (the calls a wakeup ends), got '%s'",
+			    excerpt(ex, f[W_KIND], flen[W_KIND]));
+	l.kind = (uint8_t)k;
+	for (k = 0; k < SP_NWCTX; k++)
+		if (same(f[W_WAKER], flen[W_WAKER], sp_wctx_name((unsigned)k)))
+			break;
+	if (k == SP_NWCTX)
+		return perr(r, err, "waker: expected %s, got '%s'", ctx_words,
+			    excerpt(ex, f[W_WAKER], flen[W_WAKER]));
+	if (k == SP_WCTX_TIMER && w->mode != SP_MODE_EFFECTIVE)
+		return perr(r, err, "waker: 'timer' is a context of the effective mode only (summary 'mode' is caller)");
+	l.ctx = (uint8_t)k;
+	if (parse_u64_field(r, err, "waker_pid", f[W_WPID], flen[W_WPID], UINT32_MAX, &v))
+		return -1;
+	l.waker_pid = (uint32_t)v;
+	if (l.ctx != SP_WCTX_TASK && l.waker_pid)
+		return perr(r, err, "waker_pid: expected 0 for the context %s (only a task has a pid), got '%u'",
+			    sp_wctx_name(l.ctx), l.waker_pid);
+	if (parse_u64_field(r, err, "count", f[W_COUNT], flen[W_COUNT], UINT64_MAX, &l.count) ||
+	    parse_u64_field(r, err, "total_ns", f[W_TOTAL], flen[W_TOTAL], UINT64_MAX, &l.total_ns) ||
+	    parse_u64_field(r, err, "wait_ns", f[W_WAIT], flen[W_WAIT], UINT64_MAX, &l.wait_ns) ||
+	    parse_u64_field(r, err, "delay_ns", f[W_DELAY], flen[W_DELAY], UINT64_MAX, &delay_ns))
+		return -1;
+	if (!l.count)
+		return perr(r, err, "count: expected a count above 0 (a line counts at least one call), got '0'");
+	if (l.wait_ns > l.total_ns || delay_ns != l.total_ns - l.wait_ns)
+		return perr(r, err,
+			    "wait_ns + delay_ns: expected total_ns %llu (each call's off-CPU time is its wait and its run delay), got %llu + %llu",
+			    (unsigned long long)l.total_ns, (unsigned long long)l.wait_ns,
+			    (unsigned long long)delay_ns);
+	if (parse_hist(r, err, "hist", f[W_HIST], flen[W_HIST], &h, &has_hist))
+		return -1;
+	if (has_hist && w->hist != 1)
+		return perr(r, err, "hist: expected '-' while summary 'hist' is 0, got '%s'",
+			    excerpt(ex, f[W_HIST], flen[W_HIST]));
+	if (wakers_site(r, w, err, "", f[W_ADDR], flen[W_ADDR], f[W_SYM], flen[W_SYM], &l.sym) ||
+	    wakers_comm(r, w, err, f[W_COMM], flen[W_COMM], &l.comm) ||
+	    wakers_site(r, w, err, "waker_", f[W_WADDR], flen[W_WADDR], f[W_WSYM],
+			flen[W_WSYM], &l.waker_sym))
+		return -1;
+	if (l.ctx != SP_WCTX_TASK && flen[W_WCOMM])
+		return perr(r, err, "waker_comm: expected an empty field for the context %s (only a task has a name), got '%s'",
+			    sp_wctx_name(l.ctx), excerpt(ex, f[W_WCOMM], flen[W_WCOMM]));
+	if (wakers_comm(r, w, err, f[W_WCOMM], flen[W_WCOMM], &l.waker_comm))
+		return -1;
+	if (w->nlines) {
+		const struct sp_wline *prev = &w->lines[w->nlines - 1];
+
+		if (prev->count < l.count || (prev->count == l.count && prev->pid > l.pid))
+			return perr(r, err, "not sorted by count (descending), then pid: pid %u count %llu after pid %u count %llu",
+				    l.pid, (unsigned long long)l.count, prev->pid,
+				    (unsigned long long)prev->count);
+	}
+	if (has_hist) {
+		if (w->nhists == w->hcap) {
+			w->hcap = w->hcap ? 2 * w->hcap : 16;
+			w->hists = sp_xrealloc(w->hists, w->hcap, sizeof(*w->hists));
+		}
+		w->hists[w->nhists++] = h;
+		l.hist = w->nhists;
+	}
+	if (w->nlines == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->lines = sp_xrealloc(w->lines, w->cap, sizeof(*w->lines));
+	}
+	w->lines[w->nlines++] = l;
+	return 0;
+}
+
+static int wakers_summary_cb(struct sp_reader *r, void *w, struct sp_error *err)
+{
+	return wakers_summary(r, w, err);
+}
+
+static int wakers_line_cb(struct sp_reader *r, void *w, struct sp_error *err)
+{
+	return wakers_line(r, w, err);
+}
+
+int sp_parse_wakers(struct sp_reader *r, struct sp_wakers *w,
+		    struct sp_error *err)
+{
+	return fixed_file(r, err, SP_WAKERS_VERSION, w, wakers_summary_cb,
+			  wakers_line_cb, &w->entries);
 }

@@ -497,3 +497,214 @@ void sp_prom_blocked(struct sp_out *out, const struct sp_blocked *b)
 	}
 	free(buf);
 }
+
+/*
+ * wakers SITE and wakes SITE: counters of the rows (labels: SITE as given,
+ * site= for wakers, waker_site= for wakes, then the row's label columns,
+ * text as the table shows them), the top N (-n, SP_PROM_TOP without) and
+ * one series "other" with the rest:
+ *
+ *   sched_points_wakers_calls_total{site,context[,waker_pid,waker_comm],waker_site}
+ *   sched_points_wakers_offcpu_seconds_total, ..._wait_seconds_total,
+ *   ..._run_delay_seconds_total, and the histogram
+ *   sched_points_wakers_offcpu_seconds (with 'hist 1', rows with one)
+ *
+ * and the same as sched_points_wakes_* {waker_site,pid,tgid,comm,kind,
+ * context[,...],site}.  Two prefixes, as their label names differ.
+ */
+struct wprom_vals {
+	uint64_t count;
+	sp_u128 total_ns, wait_ns;
+	bool has_hist;
+	struct sp_hist hist;
+};
+
+static void wprom_labels(FILE *fp, const struct sp_wtab *t, size_t row,
+			 const char *qname, const char *q, char *buf,
+			 const char *le)
+{
+	size_t c, len;
+	bool first = true;
+
+	fputc('{', fp);
+	if (qname) {	/* as the user gave it: in display form */
+		fprintf(fp, "%s=", qname);
+		prom_value(fp, buf, sp_escape(buf, q, strlen(q), 0));
+		first = false;
+	}
+	for (c = 0; c < t->ncols; c++) {
+		struct sp_cell cell;
+		const char *s = OTHER;
+
+		if (!sp_wcol_label(t->cols[c]))
+			continue;
+		len = sizeof(OTHER) - 1;
+		if (row != SIZE_MAX) {
+			t->cell(t->ctx, row, t->cols[c], &cell);
+			s = sp_cell_text(&cell, true, buf, SP_CELL_BUF, &len);
+			if (len == sizeof(OTHER) - 1 && !memcmp(s, OTHER, len)) {
+				s = OTHER_REAL;
+				len = sizeof(OTHER_REAL) - 1;
+			}
+		}
+		fprintf(fp, "%s%s=", first ? "" : ",", sp_wcol_name(t->cols[c]));
+		prom_value(fp, s, len);
+		first = false;
+	}
+	if (le)
+		fprintf(fp, "%sle=\"%s\"", first ? "" : ",", le);
+	fputc('}', fp);
+}
+
+static void wprom_hist(FILE *fp, const char *name, const struct sp_wtab *t,
+		       size_t row, const char *qname, const char *q,
+		       const struct wprom_vals *v, char *buf)
+{
+	char le[64];
+	uint64_t cum = 0;
+	unsigned b;
+
+	for (b = 0; b < SP_HIST_N; b++) {
+		cum += v->hist.n[b];
+		if (sp_hist_upper(b))
+			sp_fmt_seconds(le, sizeof(le), sp_hist_upper(b));
+		else
+			snprintf(le, sizeof(le), "+Inf");
+		fprintf(fp, "%s_bucket", name);
+		wprom_labels(fp, t, row, qname, q, buf, le);
+		fprintf(fp, " %llu\n", (unsigned long long)cum);
+	}
+	sp_fmt_seconds(le, sizeof(le), v->total_ns);
+	fprintf(fp, "%s_sum", name);
+	wprom_labels(fp, t, row, qname, q, buf, NULL);
+	fprintf(fp, " %s\n", le);
+	fprintf(fp, "%s_count", name);
+	wprom_labels(fp, t, row, qname, q, buf, NULL);
+	fprintf(fp, " %llu\n", (unsigned long long)cum);
+}
+
+void sp_prom_wview(struct sp_out *out, const struct sp_wview *v)
+{
+	static const struct {
+		const char *suffix, *type, *help;
+	} fam[] = {
+		{ "calls_total", "counter", "Calls at the call site whose wait the waker (call site and context) ended." },
+		{ "offcpu_seconds_total", "counter", "Off-CPU time of those calls." },
+		{ "wait_seconds_total", "counter", "The wait part of their off-CPU time (switch-out to the wakeup)." },
+		{ "run_delay_seconds_total", "counter", "The run delay part of their off-CPU time (the wakeup to the switch back in)." },
+	};
+	const char *prefix = v->kind == SP_WVIEW_WAKERS ? "sched_points_wakers" : "sched_points_wakes";
+	const char *qname = v->kind == SP_WVIEW_WAKERS ? "site" : "waker_site";
+	const struct sp_opts *o = out->o;
+	size_t limit = o->top_given ? o->top : SP_PROM_TOP, n, i, f;
+	struct wprom_vals *vals, rest = { 0 };
+	char *buf = sp_xrealloc(NULL, SP_CELL_BUF, 1), name[128], secs[64];
+	char digits[SP_U128_DIGITS];
+	struct sp_wtab t;
+	bool any_hist = false;
+
+	/* every row, not only -n's: prometheus takes -n as series a family */
+	sp_wview_tab(v, false, &t);
+	t.nrows = v->nrows;
+	n = limit && limit < v->nrows ? limit : v->nrows;
+	vals = sp_xrealloc(NULL, n ? n : 1, sizeof(*vals));
+	for (i = 0; i < v->nrows; i++) {
+		const struct sp_wrow *r = &v->rows[i];
+		struct wprom_vals *x = i < n ? &vals[i] : &rest;
+
+		if (i < n)
+			memset(x, 0, sizeof(*x));
+		x->count += r->count;
+		x->total_ns += r->total_ns;
+		x->wait_ns += r->wait_ns;
+		if (r->has_hist) {
+			unsigned b;
+
+			x->has_hist = any_hist = true;
+			for (b = 0; b < SP_HIST_N; b++)
+				x->hist.n[b] += r->hist.n[b];
+		}
+	}
+	for (f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
+		snprintf(name, sizeof(name), "%s_%s", prefix, fam[f].suffix);
+		prom_family(out->fp, name, fam[f].type, fam[f].help);
+		for (i = 0; i <= n; i++) {
+			const struct wprom_vals *x = i < n ? &vals[i] : &rest;
+
+			if (i == n && n == v->nrows)
+				break;
+			fputs(name, out->fp);
+			wprom_labels(out->fp, &t, i < n ? i : SIZE_MAX, qname, v->arg, buf, NULL);
+			if (f == 0) {
+				fprintf(out->fp, " %s\n", sp_u128_str(digits, x->count));
+			} else {
+				sp_fmt_seconds(secs, sizeof(secs), f == 1 ? x->total_ns :
+					       f == 2 ? x->wait_ns : x->total_ns - x->wait_ns);
+				fprintf(out->fp, " %s\n", secs);
+			}
+		}
+	}
+	if (any_hist) {
+		snprintf(name, sizeof(name), "%s_offcpu_seconds", prefix);
+		prom_family(out->fp, name, "histogram",
+			    "Off-CPU time of the calls whose wait the waker ended, log2 buckets.");
+		for (i = 0; i < n; i++)
+			if (vals[i].has_hist)
+				wprom_hist(out->fp, name, &t, i, qname, v->arg, &vals[i], buf);
+		if (n < v->nrows && rest.has_hist)
+			wprom_hist(out->fp, name, &t, SIZE_MAX, qname, v->arg, &rest, buf);
+	}
+	free(vals);
+	free(buf);
+}
+
+/*
+ * chain X: gauges, a series per hop (labels: hop and the hop's label
+ * columns), the number of hops and why it stopped:
+ *
+ *   sched_points_chain_calls{hop,pid,tgid,comm,kind,site,context,waker_pid,waker_comm,waker_site}
+ *   sched_points_chain_offcpu_seconds, ..._wait_seconds, ..._run_delay_seconds
+ *   sched_points_chain_hops{start,from}, sched_points_chain_stop_info{start,from,stop} 1
+ */
+void sp_prom_chain(struct sp_out *out, const struct sp_chain *c)
+{
+	static const struct {
+		const char *name, *help;
+	} fam[] = {
+		{ "sched_points_chain_calls", "Calls of the hop's sleeper at its call site whose wait the hop's waker ended." },
+		{ "sched_points_chain_offcpu_seconds", "Off-CPU time of those calls." },
+		{ "sched_points_chain_wait_seconds", "The wait part of their off-CPU time: the time on the critical path at this hop." },
+		{ "sched_points_chain_run_delay_seconds", "The run delay part of their off-CPU time." },
+	};
+	FILE *fp = out->fp;
+	char *buf = sp_xrealloc(NULL, SP_CELL_BUF, 1), secs[64];
+	struct sp_wtab t;
+	size_t f, i;
+
+	sp_chain_tab(c, false, &t);
+	for (f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
+		prom_family(fp, fam[f].name, "gauge", fam[f].help);
+		for (i = 0; i < t.nrows; i++) {
+			const struct sp_wline *l = &c->w->lines[c->hops[i].line];
+
+			fputs(fam[f].name, fp);
+			wprom_labels(fp, &t, i, NULL, NULL, buf, NULL);
+			if (f == 0) {
+				fprintf(fp, " %llu\n", (unsigned long long)l->count);
+			} else {
+				sp_fmt_seconds(secs, sizeof(secs), f == 1 ? l->total_ns :
+					       f == 2 ? l->wait_ns : l->total_ns - l->wait_ns);
+				fprintf(fp, " %s\n", secs);
+			}
+		}
+	}
+	prom_family(fp, "sched_points_chain_hops", "gauge", "Hops of the chain from the start (a pid, a task name or a call site).");
+	fputs("sched_points_chain_hops{start=", fp);
+	prom_value(fp, buf, sp_escape(buf, c->arg, strlen(c->arg), 0));
+	fprintf(fp, ",from=\"%s\"} %u\n", c->from, c->nhops);
+	prom_family(fp, "sched_points_chain_stop_info", "gauge", "Why the chain stopped: context (a waker that is not a task), loop, hops (--hops), no_waker, no_wait.");
+	fputs("sched_points_chain_stop_info{start=", fp);
+	prom_value(fp, buf, sp_escape(buf, c->arg, strlen(c->arg), 0));
+	fprintf(fp, ",from=\"%s\",stop=\"%s\"} 1\n", c->from, sp_chain_stop_name(c->stop));
+	free(buf);
+}

@@ -598,6 +598,11 @@ struct sp_opts {
 	bool min_given;
 	/* the first option given that blocked does not take, or NULL */
 	const char *not_blocked;
+	const char *wakers_file;	/* -W: NULL for SP_WAKERS_SOURCE */
+	bool verbose;		/* -v: wakers, wakes: by waking task too */
+	uint32_t hops;		/* chain --hops, 0: SP_CHAIN_HOPS */
+	uint64_t given;		/* bit i: option long_options[i] was given */
+	bool hops_given;
 	unsigned noptions;	/* options given (help takes none) */
 };
 
@@ -839,6 +844,9 @@ struct sp_cell {
 #define SP_CELL_BUF	(4 * SP_MAX_LINE + 64)
 void sp_cell_get(const struct sp_result *r, const struct sp_group *g,
 		 enum sp_col c, struct sp_cell *cell);
+/* A cell of an unsigned number, of nanoseconds. */
+void sp_cell_uint(struct sp_cell *cell, sp_u128 v);
+void sp_cell_ns(struct sp_cell *cell, sp_u128 v);
 /* A value of the view (count, or ns with --value time): the matrix cells. */
 void sp_value_cell(const struct sp_result *r, sp_u128 v, struct sp_cell *cell);
 /*
@@ -908,6 +916,14 @@ void sp_csv_buckets(struct sp_out *out, const struct sp_result *r);
  */
 FILE *sp_input_open(const char *path, const char *def, const char **name);
 void sp_input_close(FILE *fp);
+/*
+ * Read the input path (NULL: def, "-": stdin) with parse into dst; name
+ * (len bytes, dst's own) gets what messages call it.  0, or -1 when it
+ * cannot be opened or parse fails (said on stderr).
+ */
+typedef int (*sp_parse_fn)(struct sp_reader *r, void *dst, struct sp_error *err);
+int sp_input_read(const char *path, const char *def, char *name, size_t len,
+		  sp_parse_fn parse, void *dst);
 /* Read one whole snapshot from path (NULL: default, "-": stdin). */
 int sp_load(const char *path, struct sp_store *st);
 /*
@@ -992,5 +1008,177 @@ void sp_json_blocked(struct sp_out *out, const struct sp_blocked *b);
 void sp_prom_blocked(struct sp_out *out, const struct sp_blocked *b);
 /* The blocked command: load (o->file, default SP_BLOCKED_SOURCE), render. */
 int sp_cmd_blocked(const struct sp_opts *o);
+
+/* ---- wakers.c: /proc/sched_points_wakers --------------------------------- */
+
+/*
+ * Who ended the waits (issue 30; the spec's sections "Wakers" and
+ * "/proc/sched_points_wakers"): per (woken task, call site, kind) and
+ * waker (its call site and context), the calls that waker ended, their
+ * off-CPU time and its split.  A snapshot of its own, read whole (up to
+ * four wakers an entry).  The wakers and wakes views sum its lines at a
+ * call site (or at a waker's); chain follows a wait to its waker, then the
+ * waker's own heaviest wait in /proc/sched_points, hop by hop.
+ */
+#define SP_WAKERS_SOURCE	"/proc/sched_points_wakers"
+#define SP_WAKERS_VERSION	"sched_points_wakers version 1"
+#define SP_CHAIN_HOPS		4	/* chain without --hops */
+
+/* The waker's context (the 'waker' field), in the order of the format. */
+enum sp_wctx {
+	SP_WCTX_TASK, SP_WCTX_SOFTIRQ, SP_WCTX_HARDIRQ, SP_WCTX_NMI,
+	SP_WCTX_TIMER, SP_NWCTX,
+};
+const char *sp_wctx_name(unsigned ctx);
+
+/* One data line of /proc/sched_points_wakers. */
+struct sp_wline {
+	uint64_t count, total_ns, wait_ns;	/* delay_ns = total - wait */
+	uint32_t pid, tgid;	/* pid 0: exited tasks (tgid 0) */
+	uint32_t waker_pid;	/* 0 but for the context task */
+	uint32_t comm, waker_comm;	/* ids in wakers->comms */
+	uint32_t sym, waker_sym;	/* ids in wakers->syms */
+	uint32_t hist;		/* 1 + its index in wakers->hists, 0: none */
+	uint8_t kind;		/* SP_KIND_SLEEP..SP_KIND_IDLE */
+	uint8_t ctx;		/* enum sp_wctx */
+};
+
+struct sp_wakers {
+	char name[256];		/* where it came from */
+	int64_t enabled, mode, wakers, hist, entries, unlisted;	/* summary */
+	struct sp_pool comms, syms;	/* both sides' names and call sites */
+	struct sp_syminfo *syminfo;	/* [syms.n] */
+	uint32_t syminfo_cap;
+	struct sp_wline *lines;	/* in the file's order */
+	uint32_t nlines, cap;
+	struct sp_hist *hists;
+	uint32_t nhists, hcap;
+};
+
+void sp_wakers_init(struct sp_wakers *w, const char *name);
+void sp_wakers_free(struct sp_wakers *w);
+/*
+ * Parse a whole /proc/sched_points_wakers from r into w (freshly
+ * initialised): 0, or -1 with err->msg "FILE:LINE: what was expected".
+ */
+int sp_parse_wakers(struct sp_reader *r, struct sp_wakers *w,
+		    struct sp_error *err);
+/* Does call site (symbol s, its info si) match X as 'site X' selects? */
+bool sp_site_match(const char *s, size_t slen, const struct sp_syminfo *si,
+		   const char *x);
+
+/*
+ * The columns of the wakers, wakes and chain views: names are the CSV
+ * header and the JSON keys, headers the table's.
+ */
+enum sp_wcol {
+	SP_WCOL_HOP, SP_WCOL_COUNT, SP_WCOL_PCT, SP_WCOL_TIME, SP_WCOL_MEAN,
+	SP_WCOL_WAIT, SP_WCOL_MWAIT, SP_WCOL_DELAY, SP_WCOL_P50, SP_WCOL_P90,
+	SP_WCOL_P99, SP_WCOL_PID, SP_WCOL_TGID, SP_WCOL_COMM, SP_WCOL_KIND,
+	SP_WCOL_SITE, SP_WCOL_CONTEXT, SP_WCOL_WPID, SP_WCOL_WCOMM,
+	SP_WCOL_WSITE, SP_WCOL_N,
+};
+const char *sp_wcol_name(enum sp_wcol c);
+const char *sp_wcol_header(enum sp_wcol c);
+bool sp_wcol_left(enum sp_wcol c);
+bool sp_wcol_label(enum sp_wcol c);	/* a label of the row, not a figure */
+
+/* A table of rows and columns, the writers' view of wakers, wakes, chain. */
+struct sp_wtab {
+	const void *ctx;
+	size_t nrows, ncols;
+	enum sp_wcol cols[SP_WCOL_N];
+	void (*cell)(const void *ctx, size_t row, enum sp_wcol c,
+		     struct sp_cell *cell);
+};
+
+/* A row of wakers or wakes: lines summed. */
+struct sp_wrow {
+	uint32_t line;		/* the first of its lines: its labels */
+	uint64_t count;
+	sp_u128 total_ns, wait_ns;
+	bool has_hist;
+	struct sp_hist hist;
+};
+
+enum sp_wview_kind { SP_WVIEW_WAKERS, SP_WVIEW_WAKES };
+
+struct sp_wview {
+	const struct sp_wakers *w;
+	const struct sp_opts *o;
+	enum sp_wview_kind kind;
+	const char *arg;	/* SITE: a call site (wakers), a waker's (wakes) */
+	uint32_t *sites;	/* the distinct symbols it matched, sorted */
+	uint32_t nsites;
+	uint32_t nlines;	/* lines matched */
+	uint64_t total;		/* their calls */
+	sp_u128 total_ns, wait_ns;
+	struct sp_wrow *rows;	/* sorted */
+	uint32_t nrows, nshown;
+};
+
+void sp_wview_build(struct sp_wview *v, const struct sp_wakers *w,
+		    const struct sp_opts *o, enum sp_wview_kind kind,
+		    const char *arg);
+void sp_wview_free(struct sp_wview *v);
+void sp_wview_tab(const struct sp_wview *v, bool people, struct sp_wtab *t);
+
+/* Why a chain stopped. */
+enum sp_chain_stop {
+	SP_STOP_CONTEXT,	/* the waker is not a task */
+	SP_STOP_LOOP,		/* the waker is a sleeper of a hop before */
+	SP_STOP_HOPS,		/* --hops reached */
+	SP_STOP_NO_WAKER,	/* no waker line for the sleeper's wait */
+	SP_STOP_NO_WAIT,	/* the waker task has no wait in /proc/sched_points */
+};
+const char *sp_chain_stop_name(enum sp_chain_stop s);
+
+struct sp_chop {
+	uint32_t line;		/* the wakers line of the hop */
+	uint64_t woken;		/* the sleeper's woken calls at the site (lines
+				 * of its pid, site and kind) */
+};
+
+struct sp_chain {
+	const struct sp_wakers *w;
+	const struct sp_store *st;
+	const struct sp_opts *o;
+	const char *arg;
+	const char *from;	/* "pid", "comm" or "site" */
+	uint32_t max_hops;
+	bool by_time;		/* -s time: the waker by total_ns, not count */
+	struct sp_chop *hops;
+	uint32_t nhops;
+	enum sp_chain_stop stop;
+	uint32_t stop_pid;	/* the waker (or task) the chain stopped at */
+	uint32_t stop_hop;	/* loop: the hop whose sleeper it is (1-based) */
+	uint32_t stop_row;	/* no_waker: the wait (a row of st) */
+	char err[1024];		/* why sp_chain_build() failed */
+};
+
+/* 0, or -1 when X names no task or site (said in c->err). */
+int sp_chain_build(struct sp_chain *c, const struct sp_wakers *w,
+		   const struct sp_store *st, const struct sp_opts *o,
+		   const char *arg);
+void sp_chain_free(struct sp_chain *c);
+void sp_chain_tab(const struct sp_chain *c, bool people, struct sp_wtab *t);
+/* One sentence: why the chain stopped. */
+void sp_chain_stop_text(const struct sp_chain *c, char *buf, size_t len);
+
+void sp_table_wview(struct sp_out *out, const struct sp_wview *v);
+void sp_table_chain(struct sp_out *out, const struct sp_chain *c);
+void sp_csv_wtab(struct sp_out *out, const struct sp_wtab *t,
+		 const char *stop);
+void sp_json_wview(struct sp_out *out, const struct sp_wview *v);
+void sp_json_chain(struct sp_out *out, const struct sp_chain *c);
+void sp_prom_wview(struct sp_out *out, const struct sp_wview *v);
+void sp_prom_chain(struct sp_out *out, const struct sp_chain *c);
+/* Render in o->format (table, csv, json, prometheus). */
+void sp_wview_render(struct sp_out *out, const struct sp_wview *v);
+void sp_chain_render(struct sp_out *out, const struct sp_chain *c);
+/* The commands: wakers SITE, wakes SITE, chain TASK|SITE. */
+int sp_cmd_wakers(const struct sp_opts *o, enum sp_wview_kind kind,
+		  const char *arg);
+int sp_cmd_chain(const struct sp_opts *o, const char *arg);
 
 #endif /* SCHEDPOINTS_H */

@@ -349,7 +349,7 @@ void sp_table_matrix(struct sp_out *out, const struct sp_matrix *m)
 #define BAR_W	40	/* stars of the fullest bucket, as BCC's histograms */
 
 /* A duration for people, as the column writer shows one, into buf. */
-static const char *ns_text(uint64_t ns, char *buf, size_t len)
+static const char *ns_text(sp_u128 ns, char *buf, size_t len)
 {
 	struct sp_cell cell = { .type = SP_CELL_NS, .u = ns };
 	size_t n;
@@ -643,4 +643,114 @@ void sp_table_blocked(struct sp_out *out, const struct sp_blocked *b)
 	if (b->nshown)
 		fprintf(fp, "  longest %s", ns_text(b->longest_ns, t1, sizeof(t1)));
 	fputc('\n', fp);
+}
+
+/* ---- wakers, wakes, chain: /proc/sched_points_wakers --------------------- */
+
+static const char *wtab_header(const void *ctx, size_t c, char *buf, size_t len)
+{
+	const struct sp_wtab *t = ctx;
+
+	(void)buf;
+	(void)len;
+	return sp_wcol_header(t->cols[c]);
+}
+
+static bool wtab_left(const void *ctx, size_t c)
+{
+	const struct sp_wtab *t = ctx;
+
+	return sp_wcol_left(t->cols[c]);
+}
+
+static void wtab_cell(const void *ctx, size_t row, size_t c, struct sp_cell *cell)
+{
+	const struct sp_wtab *t = ctx;
+
+	t->cell(t->ctx, row, t->cols[c], cell);
+}
+
+static void wtab_write(FILE *fp, const struct sp_wtab *t)
+{
+	struct table_src src = {
+		.nrows = t->nrows, .ncols = t->ncols, .header = wtab_header,
+		.left = wtab_left, .cell = wtab_cell, .ctx = t,
+	};
+
+	table_write(fp, &src);
+}
+
+/* The source line of /proc/sched_points_wakers: its summary. */
+static void wakers_source(FILE *fp, const char *word, const struct sp_wakers *w)
+{
+	fprintf(fp, "%s ", word);
+	sp_fputs_escaped(fp, w->name, strlen(w->name), SP_ESC_SPACE);
+	fprintf(fp, "  version 1  enabled %lld  mode %s  wakers %lld  hist %lld  entries %lld  unlisted %lld\n",
+		(long long)w->enabled, sp_mode_name(w->mode), (long long)w->wakers,
+		(long long)w->hist, (long long)w->entries, (long long)w->unlisted);
+}
+
+/*
+ * wakers SITE, wakes SITE: the source, what SITE matched, the rows, the
+ * sums.  A note when the wakers switch is off (the lines are what it
+ * counted while it was on).
+ */
+void sp_table_wview(struct sp_out *out, const struct sp_wview *v)
+{
+	const struct sp_wakers *w = v->w;
+	struct sp_wtab t;
+	FILE *fp = out->fp;
+	char t1[64], t2[64], t3[64];
+	uint32_t i;
+
+	wakers_source(fp, "source", w);
+	if (w->wakers == 0)
+		fputs("note: the wakers switch is off: these are the wakers counted while it was on\n", fp);
+	fprintf(fp, "%s ", v->kind == SP_WVIEW_WAKERS ? "site" : "waker site");
+	sp_fputs_escaped(fp, v->arg, strlen(v->arg), SP_ESC_SPACE);
+	fprintf(fp, ": %u %s", v->nsites, v->nsites == 1 ? "call site" : "call sites");
+	for (i = 0; i < v->nsites && i < 4; i++)
+		fprintf(fp, "%s%s", i ? ", " : " (", sp_pool_str(&w->syms, v->sites[i]));
+	fprintf(fp, "%s\n\n", v->nsites > 4 ? ", ...)" : ")");
+	sp_wview_tab(v, true, &t);
+	wtab_write(fp, &t);
+	fprintf(fp, "\n%s %llu  time %s  wait %s  delay %s  %s %u",
+		v->kind == SP_WVIEW_WAKERS ? "woken" : "ended",
+		(unsigned long long)v->total, ns_text(v->total_ns, t1, sizeof(t1)),
+		ns_text(v->wait_ns, t2, sizeof(t2)),
+		ns_text(v->total_ns - v->wait_ns, t3, sizeof(t3)),
+		v->kind == SP_WVIEW_WAKERS ? "wakers" : "rows", v->nrows);
+	if (v->nshown < v->nrows)
+		fprintf(fp, " (top %u shown)", v->nshown);
+	fputc('\n', fp);
+}
+
+void sp_table_chain(struct sp_out *out, const struct sp_chain *c)
+{
+	const struct sp_store *st = c->st;
+	struct sp_wtab t;
+	FILE *fp = out->fp;
+	char why[512];
+
+	fputs("source ", fp);
+	sp_fputs_escaped(fp, st->name, strlen(st->name), SP_ESC_SPACE);
+	fprintf(fp, "  version %s", st->version);
+	if (sp_mode_name(st->sum.mode))
+		fprintf(fp, "  mode %s", sp_mode_name(st->sum.mode));
+	if (st->sum.time >= 0)
+		fprintf(fp, "  time %lld", (long long)st->sum.time);
+	fprintf(fp, "  entries %lld\n", (long long)st->sum.entries);
+	wakers_source(fp, "wakers", c->w);
+	fputs("chain from ", fp);
+	fprintf(fp, "%s ", c->from);
+	sp_fputs_escaped(fp, c->arg, strlen(c->arg), SP_ESC_SPACE);
+	fprintf(fp, "  hops %u at most  waker by %s\n", c->max_hops,
+		c->by_time ? "time" : "count");
+	if (c->nhops) {
+		fputc('\n', fp);
+		sp_chain_tab(c, true, &t);
+		wtab_write(fp, &t);
+	}
+	sp_chain_stop_text(c, why, sizeof(why));
+	fprintf(fp, "\nhops %u  stop: %s\n", c->nhops, why);
 }

@@ -322,19 +322,40 @@ static bool sym_selected(const struct sp_store *st, uint32_t sym,
 		if (!ok)
 			return false;
 	}
-	if (o->view == SP_VIEW_SITE || (o->view == SP_VIEW_HIST && o->view_arg)) {
-		const char *x = o->view_arg;
-		size_t xl = strlen(x);
-
-		if (xl >= 2 && x[0] == '[' && x[xl - 1] == ']')
-			return xl - 2 == mlen && !memcmp(x + 1, mod, mlen);
-		if ((xl == slen || xl == si->base_len || xl == si->func_len) &&
-		    !memcmp(x, s, xl))
-			return true;
-		return xl == group_name(st, sym, SP_GROUP_FUNCTION, buf) &&
-		       !memcmp(x, buf, xl);
-	}
+	if (o->view == SP_VIEW_SITE || (o->view == SP_VIEW_HIST && o->view_arg))
+		return sp_site_match(s, slen, si, o->view_arg);
 	return true;
+}
+
+/*
+ * X as 'site X' takes it: the whole symbol, the symbol without its
+ * module, the function, the function and its module ("func [mod]"), or a
+ * module in brackets ("[ext4]", "[vmlinux]").  The wakers, wakes and chain
+ * commands match call sites with it too.
+ */
+bool sp_site_match(const char *s, size_t slen, const struct sp_syminfo *si,
+		   const char *x)
+{
+	size_t xl = strlen(x), mlen;
+	const char *mod;
+
+	if (si->mod_len) {
+		mod = s + si->mod_off;
+		mlen = si->mod_len;
+	} else {
+		mod = si->kind == SP_SYM_ADDR ? "unknown" : "vmlinux";
+		mlen = 7;
+	}
+	if (xl >= 2 && x[0] == '[' && x[xl - 1] == ']')
+		return xl - 2 == mlen && !memcmp(x + 1, mod, mlen);
+	if ((xl == slen || xl == si->base_len || xl == si->func_len) &&
+	    !memcmp(x, s, xl))
+		return true;
+	/* "func [mod]" */
+	return si->mod_len && xl == si->func_len + mlen + 3 &&
+	       !memcmp(x, s, si->func_len) && x[si->func_len] == ' ' &&
+	       x[si->func_len + 1] == '[' && !memcmp(x + si->func_len + 2, mod, mlen) &&
+	       x[xl - 1] == ']';
 }
 
 /* ---- grouping ----------------------------------------------------------- */

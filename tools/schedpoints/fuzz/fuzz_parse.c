@@ -12,7 +12,9 @@
  * not depend on sp_input_ok(): options that need histograms must not crash
  * on input without them either.
  * Each input is also parsed as /proc/sched_points_blocked, and one that
- * parses is grouped with and without --min and rendered in its four formats.
+ * parses is grouped with and without --min and rendered in its four formats;
+ * and as /proc/sched_points_wakers, whose views (wakers, wakes, chain) are
+ * rendered in their four formats.
  * Output goes to /dev/null.  Any crash, sanitizer report or leak fails.
  *
  *   make fuzz FUZZ_TIME=600
@@ -113,6 +115,77 @@ static void blocked_all(const uint8_t *data, size_t size)
 	sp_reader_free(&r);
 }
 
+/*
+ * The same bytes as /proc/sched_points_wakers (wakers.c): wakers and wakes
+ * at a site every line has (and one that none has), with and without -v,
+ * sorted by each key they take, in the four formats; chain from a pid, a
+ * site and a name over the same bytes as /proc/sched_points, when they
+ * parse as that too, else over an empty snapshot.
+ */
+static void wakers_all(const uint8_t *data, size_t size)
+{
+	static const enum sp_format formats[] = {
+		SP_FMT_TABLE, SP_FMT_CSV, SP_FMT_JSON, SP_FMT_PROM,
+	};
+	static const enum sp_sort sorts[] = {
+		SP_SORT_COUNT, SP_SORT_TIME, SP_SORT_MEAN, SP_SORT_WAIT,
+		SP_SORT_DELAY, SP_SORT_P50, SP_SORT_P90, SP_SORT_P99,
+	};
+	static const char *const sites[] = { "[vmlinux]", "pipe_read", "nothing" };
+	struct sp_reader r;
+	struct sp_wakers w;
+	struct sp_store st;
+	struct sp_error err;
+
+	sp_reader_init_mem(&r, (const char *)data, size, "fuzz");
+	sp_wakers_init(&w, "fuzz");
+	if (sp_parse_wakers(&r, &w, &err) == 0) {
+		sp_reader_free(&r);
+		sp_reader_init_mem(&r, (const char *)data, size, "fuzz");
+		sp_store_init(&st, "fuzz");
+		if (sp_parse_snapshot(&r, &st, false, &err) < 0) {
+			sp_store_free(&st);
+			sp_store_init(&st, "empty");
+		}
+		for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
+			for (size_t s = 0; s < sizeof(sites) / sizeof(sites[0]); s++) {
+				struct sp_opts o = { 0 };
+				struct sp_out out = { .fp = devnull(), .o = &o };
+				struct sp_wview v;
+				struct sp_chain c;
+				char pid[16];
+
+				o.format = formats[f];
+				o.pretty = f == 2;
+				o.verbose = s & 1;
+				o.sort[0] = sorts[(f * 3 + s) % 8];
+				o.nsort = (f + s) % 2;
+				o.reverse = f == 1;
+				o.top = 2;
+				o.top_given = s == 2;
+				sp_wview_build(&v, &w, &o, (enum sp_wview_kind)((f + s) % 2),
+					       s == 0 && w.nlines ?
+					       sp_pool_str(&w.syms, w.lines[0].sym) : sites[s]);
+				sp_wview_render(&out, &v);
+				sp_wview_free(&v);
+				snprintf(pid, sizeof(pid), "%u", w.nlines ? w.lines[w.nlines - 1].pid : 1);
+				o.hops = (uint32_t)(f + 1);
+				o.hops_given = s != 1;
+				o.sort[0] = f & 1 ? SP_SORT_TIME : SP_SORT_COUNT;
+				if (!sp_chain_build(&c, &w, &st, &o,
+						    s == 0 ? pid : s == 1 ? sites[1] : "worker"))
+					sp_chain_render(&out, &c);
+				sp_chain_free(&c);
+			}
+		}
+		sp_store_free(&st);
+	} else if (!strstr(err.msg, "fuzz")) {
+		abort();	/* every error names the input */
+	}
+	sp_wakers_free(&w);
+	sp_reader_free(&r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -124,6 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int i;
 
 	blocked_all(data, size);
+	wakers_all(data, size);
 	sp_reader_init_mem(&r, (const char *)data, size, "fuzz");
 	sp_store_init(&st, "fuzz");
 	if (sp_parse_snapshot(&r, &st, false, &err) > 0)

@@ -2089,6 +2089,186 @@ ubad "--pretty without json" "--pretty indents JSON: it needs --format json" -p 
 eq "blocked: -o FILE writes the file and prints its path" \
 	"$(sp -f "$BF/many.txt" -F csv -o "$OUT/blocked-o.csv" blocked):$(cmp -s "$OUT/blocked-o.csv" "$BF/many.csv" && echo same)" "$OUT/blocked-o.csv:same"
 
+# ---- wakers, wakes, chain: /proc/sched_points_wakers (issue 30 item 5) ------
+# One run's two files (tests/fixtures/wakers/gen.py writes them, accounting
+# off): a pipe ping-pong, a futex handoff whose wakers go round three tasks,
+# a nanosleep ended by its timer, a read ended in hardirq and softirq, the
+# exited shells of a build, and a wait without a waker.  Golden outputs are
+# made in that directory, so the source lines name the files alone.
+WF=$FIX2/wakers
+wgolden() {	# wgolden NAME ARGS...: output of ARGS in $WF = NAME
+	_g=$1
+	shift
+	(cd "$WF" && sp "$@") >"$OUT/golden.out" 2>"$OUT/golden.err"
+	if cmp -s "$OUT/golden.out" "$WF/$_g" && [ ! -s "$OUT/golden.err" ]; then
+		pass "wakers: $* = $_g"
+	else
+		fail "wakers: $* = $_g" "$(diff "$WF/$_g" "$OUT/golden.out" | head -n 8 | tr '\n' '|')" "$(cat "$OUT/golden.err")"
+	fi
+}
+wgolden wakers-pipe_read.table -W wakers.txt wakers pipe_read
+wgolden wakers-pipe_read-v.table -W wakers.txt -v wakers pipe_read
+wgolden wakes-pipe_write.table -W wakers.txt wakes pipe_write
+wgolden wakers-vmlinux.csv -W wakers.txt -F csv wakers '[vmlinux]'
+wgolden wakes-bio-v.json -W wakers.txt -F json -p -v wakes submit_bio_wait_endio
+wgolden wakers-ep_poll.prom -W wakers.txt -F prometheus wakers ep_poll
+wgolden chain-90.table -f sched_points.txt -W wakers.txt chain 90
+wgolden chain-90.csv -f sched_points.txt -W wakers.txt -F csv chain 90
+wgolden chain-90.json -f sched_points.txt -W wakers.txt -F json -p chain 90
+wgolden chain-90.prom -f sched_points.txt -W wakers.txt -F prometheus chain 90
+wgolden chain-do_wait.table -f sched_points.txt -W wakers.txt chain do_wait
+eq "wakers: the two fixtures parse as their formats (sites, and gen.py wrote them)" \
+	"$(sp -f "$WF/sched_points.txt" -F csv sites | csv_sum count):$(cd "$OUT" && python3 "$WF/gen.py" && cmp sched_points.txt "$WF/sched_points.txt" && cmp wakers.txt "$WF/wakers.txt" && echo same)" "22074:same"
+wk() { sp -W "$WF/wakers.txt" "$@"; }
+wsp() { sp -f "$WF/sched_points.txt" -W "$WF/wakers.txt" "$@"; }
+eq "wakers pipe_read: each side's pipe_read is ended by the other's pipe_write (-v, CSV)" \
+	"$(wk -F csv -v wakers pipe_read+0x2ae/0x4f0 | csv_records | tail -n +2 | cut -d, -f1,9- | tr '\n' ' ')" \
+	"10000,task,81,pong,pipe_write+0x3b5/0x6c0 9999,task,80,ping,pipe_write+0x3b5/0x6c0 309,task,90,worker,pipe_write+0x3b5/0x6c0 30,task,92,netrx,pipe_write+0x3b5/0x6c0 "
+wk -F csv wakes pipe_write >"$OUT/wakes-pipe_write.csv"
+wk -F csv wakers '[vmlinux]' >"$OUT/wakers-all.csv"
+wk -F csv wakes '[vmlinux]' >"$OUT/wakes-all.csv"
+eq "wakers, wakes: the rows of every site add up to the file's lines (count, total_ns, wait_ns + delay_ns)" \
+	"$(for c in count total_ns wait_ns delay_ns; do csv_sum $c <"$OUT/wakers-all.csv"; csv_sum $c <"$OUT/wakes-all.csv"; done | tr '\n' ' ')" \
+	"$(awk -F'\t' 'NR > 8 { c += $6; t += $7; w += $8; d += $9 } END { printf "%.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f ", c, c, t, t, w, w, d, d }' "$WF/wakers.txt")"
+eq "wakers: a nanosleep is ended by its timer at __hrtimer_run_queues (context timer)" \
+	"$(wk -F csv wakers hrtimer_nanosleep | csv_records | tail -n +2 | cut -d, -f1-5,9-)" \
+	"20,20612280,1030614,20401200,211080,timer,__hrtimer_run_queues+0x13b/0x2a0"
+eq "wakers: a disk read is ended by the disk's interrupt (hardirq) and in softirq, no waker task" \
+	"$(wk -F csv -v wakers submit_bio_wait | csv_records | tail -n +2 | cut -d, -f1,9- | tr '\n' ' ')" \
+	"750,hardirq,,,submit_bio_wait_endio+0x1d/0x30 60,softirq,,,submit_bio_wait_endio+0x1d/0x30 "
+eq "wakes do_notify_parent: the exited shells (pid null, exited) and their exited wakers (waker_comm null)" \
+	"$(wk -F json -v wakes do_notify_parent | python3 -c 'import json, sys; d = json.load(sys.stdin); print([(r["pid"], r["exited"], r["comm"], r["count"], r["waker_pid"], r["waker_comm"]) for r in d["rows"]])')" \
+	"[(None, True, 'sh', 37, 1207, None), (None, True, 'sh', 2, 1188, 'make')]"
+eq "wakers: share (%) of the site's woken calls, in the table" \
+	"$(wk wakers futex_wait_queue | awk '/^ *[0-9]/ { print $1, $2 }' | tr '\n' ' ')" "440 99.3% 3 0.7% "
+eq "wakers -s time, -r, -n 1" \
+	"$(wk -F csv -s time wakers pipe_read -v | csv_records | sed -n 2p | cut -d, -f1):$(wk -F csv -r wakers '[vmlinux]' | csv_records | sed -n 2p | cut -d, -f1):$(wk -F csv -n 1 wakers '[vmlinux]' | csv_records | wc -l | tr -d ' ')" \
+	"309:3:2"
+eq "wakers: p50, p90, p99 from the summed histogram (bucket 21 of 12 calls: linear within it)" \
+	"$(wk -F csv wakers ep_poll | csv_records | sed -n 3p | cut -d, -f6-8)" "3145728,3984588,4173332"
+eq "wakers: without histograms no percentile column" \
+	"$(sed 's/^hist 1$/hist 0/; s/\t[0-9:,]*\tffff/\t-\tffff/' "$WF/wakers.txt" | sp -W - -F csv wakers pipe_read | head -n 1)" \
+	"count,total_ns,mean_ns,wait_ns,delay_ns,context,waker_site"
+SP_RC=1
+eq "wakers: a site no line has: exit 1, said" \
+	"$(wk wakers nothing 2>&1 >/dev/null)" \
+	"schedpoints: no call site with a line in $WF/wakers.txt matches 'nothing'"
+sp -W "$WF/wakers.txt" -F prometheus -v wakes '[vmlinux]' >"$OUT/wakes.prom"
+promtool check metrics <"$OUT/wakes.prom" >"$OUT/promtool.log" 2>&1
+eq "promtool check metrics: wakes -v" "$?:$(cat "$OUT/promtool.log")" "0:"
+for f in wakers-ep_poll chain-90; do
+	promtool check metrics <"$WF/$f.prom" >"$OUT/promtool.log" 2>&1
+	eq "promtool check metrics: $f" "$?:$(cat "$OUT/promtool.log")" "0:"
+done
+eq "wakers: prometheus -n 2: two series and 'other' hold every call" \
+	"$(sp -W "$WF/wakers.txt" -F prometheus -n 2 wakers '[vmlinux]' | awk '/^sched_points_wakers_calls_total\{/ { n++; s += $NF } END { print n, s }')" "3 22070"
+
+# chain: the futex handoff goes round three tasks (3 hops, then a loop);
+# the ping-pong stops after 2; a timer, a hardirq, --hops, an exited waker
+chain_of() {	# the hops' pid>waker_pid and why it stopped
+	wsp -F json chain "$@" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(" ".join("%s>%s" % (h["pid"], h["waker_pid"]) for h in d["hops"]), d["stop"], d["stop_pid"], d["stop_hop"])'
+}
+eq "chain 90: 3 hops, then a loop back to hop 1's sleeper" "$(chain_of 90)" "90>91 91>92 92>90 loop 90 1"
+eq "chain worker (a task name): the same" "$(wsp -F json chain worker | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["from"], len(d["hops"]), d["stop"])')" "comm 3 loop"
+eq "chain futex_wait_queue (a call site): the same" "$(chain_of futex_wait_queue)" "90>91 91>92 92>90 loop 90 1"
+eq "chain 92: starts at netrx's heaviest wait (pipe_read, not its timer)" "$(chain_of 92)" "92>90 90>91 91>92 loop 92 1"
+eq "chain 80: the ping-pong, 2 hops and a loop" "$(chain_of 80)" "80>81 81>80 loop 80 1"
+eq "chain 90 --hops 2: stops at the limit" "$(chain_of 90 --hops 2)" "90>91 91>92 hops 92 None"
+eq "chain 82: a timer ends the nanosleep: 1 hop, not a task" "$(chain_of 82)" "82>None context None None"
+eq "chain 95: the disk's interrupt: 1 hop, not a task" "$(chain_of 95)" "95>None context None None"
+eq "chain do_wait: exited shells, their waker exited too: no wait of it" "$(chain_of do_wait)" "None>1207 no_wait 1207 None"
+eq "chain lonely: no waker of its wait, no hop, said" \
+	"$(wsp chain lonely | tail -n 1)" \
+	"hops 0  stop: no waker in $WF/wakers.txt of the heaviest wait of pid 16, idle at rcu_gp_kthread+0xfc/0x170"
+eq "chain -s time picks each hop's waker by time (95: hardirq by count and time alike; 90 by count 440)" \
+	"$(wsp -F csv -s time chain 95 | csv_records | sed -n 2p | cut -d, -f7,12)" "750,hardirq"
+SP_RC=1
+eq "chain: a name that is no pid, site or task: exit 1, said" \
+	"$(wsp chain nobody 2>&1 >/dev/null)" \
+	"schedpoints: chain: 'nobody' is no pid, no call site with a waker in $WF/wakers.txt and no task name with a wait in $WF/sched_points.txt"
+SP_RC=1
+eq "chain: a pid in neither file: exit 1, said" \
+	"$(wsp chain 4242 2>&1 >/dev/null)" \
+	"schedpoints: chain: no wait of pid 4242 in $WF/sched_points.txt or $WF/wakers.txt"
+eq "chain: -f - reads /proc/sched_points from stdin, -W the wakers file" \
+	"$(sp -f - -W "$WF/wakers.txt" -F csv chain 80 <"$WF/sched_points.txt" | csv_records | wc -l | tr -d ' ')" "3"
+
+# bad input: FILE:LINE: message, exit 1, no crash
+WH='sched_points_wakers version 1\nenabled 1\nmode effective\nwakers 1\nhist 1\nentries 1\nunlisted 0\npid\ttgid\tkind\twaker\twaker_pid\tcount\ttotal_ns\twait_ns\tdelay_ns\thist\taddress\tsymbol\tcomm\twaker_address\twaker_symbol\twaker_comm\n'
+WA='ffffffff81230c1e\tpipe_read+0x2ae/0x4f0'
+WB='ffffffff812314c5\tpipe_write+0x3b5/0x6c0'
+wbad() {	# wbad NAME PRINTF-INPUT LINE MESSAGE
+	printf '%b' "$2" >"$OUT/wbad.txt"
+	SP_RC=1
+	sp -W "$OUT/wbad.txt" wakers pipe_read >"$OUT/o" 2>"$OUT/e"
+	rc=$?
+	want="schedpoints: $OUT/wbad.txt:$3: $4"
+	[ "$3" = "-" ] && want="schedpoints: $OUT/wbad.txt: $4"
+	eq "wakers: bad input: $1" "$rc:$(cat "$OUT/o"):$(cat "$OUT/e")" "1::$want"
+}
+wline() {	# a data line: the fields before address, then after symbol
+	printf '%s\\t%s\\t%s\\t%s\\t%s\\n' "$1" "$WA" "$2" "$WB" "${3-}"
+}
+wbad "empty file" "" - "empty input, expected 'sched_points_wakers version 1'"
+wbad "another version" "sched_points_wakers version 2\n" 1 "expected 'sched_points_wakers version 1' (the only version of the format), got 'sched_points_wakers version 2'"
+wbad "a minor version" "sched_points_wakers version 1.1\n" 1 "expected 'sched_points_wakers version 1' (the only version of the format), got 'sched_points_wakers version 1.1'"
+wbad "/proc/sched_points given as the wakers file" "sched_points version 2\n" 1 "expected 'sched_points_wakers version 1' (the only version of the format), got 'sched_points version 2'"
+wbad "version line cut" "sched_points_wakers vers" 1 "line is not terminated by a newline (truncated input?)"
+wbad "summary out of order" "sched_points_wakers version 1\nenabled 1\nwakers 1\n" 3 "expected the summary line 'mode <value>' (the format's order: enabled, mode, wakers, hist, entries, unlisted), got 'wakers 1'"
+wbad "summary name missing" "sched_points_wakers version 1\nenabled 1\nmode caller\nwakers 1\nhist 1\nentries 0\npid\n" 7 "expected the summary line 'unlisted <value>' (the format's order: enabled, mode, wakers, hist, entries, unlisted), got 'pid'"
+wbad "wakers 2" "sched_points_wakers version 1\nenabled 1\nmode caller\nwakers 2\n" 4 "summary 'wakers': expected 0 or 1, got '2'"
+wbad "unlisted not a number" "sched_points_wakers version 1\nenabled 1\nmode caller\nwakers 1\nhist 0\nentries 0\nunlisted x\n" 7 "summary 'unlisted': expected an unsigned decimal, got 'x'"
+wbad "the header of /proc/sched_points_blocked" "sched_points_wakers version 1\nenabled 1\nmode caller\nwakers 1\nhist 0\nentries 0\nunlisted 0\npid\ttgid\tkind\tstate\twaiting_ns\taddress\tsymbol\tcomm\n" 8 "expected the column header 'pid\\ttgid\\tkind\\twaker\\twaker_pid\\tcount\\ttotal_ns\\twait_ns\\tdelay_ns\\thist\\taddress\\tsymbol\\tcomm\\twaker_address\\twaker_symbol\\twaker_comm', got 'pid\\011tgid\\011kind\\011state\\011waiting_ns\\011address\\011s...'"
+wbad "15 fields" "$WH$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4' x y)" 9 "expected 16 TAB-separated fields, got 15"
+wbad "exited tasks with a tgid" "$WH$(wline '0\t3\tsleep\ttask\t6\t1\t10\t6\t4\t9:1' x y)" 9 "tgid: a line of exited tasks (pid 0) has tgid 0 in this file, got '3'"
+wbad "a yield (never woken)" "$WH$(wline '5\t5\tyield\ttask\t6\t1\t10\t6\t4\t9:1' x y)" 9 "kind: expected 'sleep', 'disk_sleep' or 'idle' (the calls a wakeup ends), got 'yield'"
+wbad "an unknown context" "$WH$(wline '5\t5\tsleep\tirq\t0\t1\t10\t6\t4\t9:1' x '')" 9 "waker: expected 'task', 'softirq', 'hardirq', 'nmi' or 'timer', got 'irq'"
+wbad "timer in the caller mode" "$(printf '%s' "$WH" | sed 's/mode effective/mode caller/')$(wline '5\t5\tsleep\ttimer\t0\t1\t10\t6\t4\t9:1' x '')" 9 "waker: 'timer' is a context of the effective mode only (summary 'mode' is caller)"
+wbad "a pid for a hardirq waker" "$WH$(wline '5\t5\tsleep\thardirq\t7\t1\t10\t6\t4\t9:1' x '')" 9 "waker_pid: expected 0 for the context hardirq (only a task has a pid), got '7'"
+wbad "count 0" "$WH$(wline '5\t5\tsleep\ttask\t6\t0\t10\t6\t4\t9:1' x y)" 9 "count: expected a count above 0 (a line counts at least one call), got '0'"
+wbad "wait + delay is not total" "$WH$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t5\t9:1' x y)" 9 "wait_ns + delay_ns: expected total_ns 10 (each call's off-CPU time is its wait and its run delay), got 6 + 5"
+wbad "a histogram while hist is 0" "$(printf '%s' "$WH" | sed 's/hist 1/hist 0/')$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t9:1' x y)" 9 "hist: expected '-' while summary 'hist' is 0, got '9:1'"
+wbad "a histogram out of range" "$WH$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t35:1' x y)" 9 "hist: bucket 35 out of range 9 to 34, got '35:1'"
+wbad "a waker address" "$WH"'5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t9:1\t'"$WA"'\tx\tFFFF\tpipe_write+0x3b5/0x6c0\ty\n' 9 "waker_address: expected 16 lowercase hex digits, got 'FFFF'"
+wbad "a waker symbol" "$WH"'5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t9:1\t'"$WA"'\tx\tffffffff812314c5\tpipe_write\ty\n' 9 "waker_symbol: expected 'func+0xOFF/0xLEN', 'func+0xOFF/0xLEN [module]', '0xADDR' or '(unloaded module)', got 'pipe_write'"
+wbad "a name for a softirq waker" "$WH$(wline '5\t5\tsleep\tsoftirq\t0\t1\t10\t6\t4\t9:1' x ksoftirqd)" 9 "waker_comm: expected an empty field for the context softirq (only a task has a name), got 'ksoftirqd'"
+wbad "a waker name not escaped" "$WH$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t9:1' x 'a\\9')" 9 "comm: expected '\\' and three octal digits (\\000..\\377), got 'a\\9'"
+wbad "not sorted by count" "$(printf '%s' "$WH" | sed 's/entries 1/entries 2/')$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t9:1' x y)$(wline '7\t7\tsleep\ttask\t6\t2\t10\t6\t4\t9:2' x y)" 10 "not sorted by count (descending), then pid: pid 7 count 2 after pid 5 count 1"
+wbad "fewer lines than entries" "$(printf '%s' "$WH" | sed 's/entries 1/entries 3/')$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t9:1' x y)" 9 "unexpected end of input: summary 'entries' says 3 data lines, got 1"
+wbad "a line after entries" "$WH$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t9:1' x y)$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4\t9:1' x y)" 10 "expected end of input after 1 data lines (summary 'entries')"
+wbad "last line cut" "$WH"'5\t5\tsleep\ttask\t6\t1\t10' 9 "line is not terminated by a newline (truncated input?)"
+printf '%b' "$WH$(wline '0\t0\tidle\ttask\t0\t1\t10\t6\t4\t-' '' '')" >"$OUT/wok.txt"
+eq "wakers: exited tasks, empty names, an empty histogram, the idle task as waker: read" \
+	"$(sp -W "$OUT/wok.txt" -F csv -v wakes pipe_write | csv_records | tail -n 1)" "1,10,10,6,4,,,,0,0,,idle,task,0,,pipe_read+0x2ae/0x4f0"
+SP_RC=1
+sp -W "$OUT/binary.txt" wakers x >/dev/null 2>"$OUT/e"
+eq "wakers: bad input: random bytes, exit 1 with a message" "$?:$(grep -c '^schedpoints: .*binary.txt:1: ' "$OUT/e")" "1:1"
+
+# usage: what applies to wakers, wakes and chain
+wubad() {	# wubad NAME MESSAGE ARGS...
+	_name=$1 _msg=$2
+	shift 2
+	SP_RC=2
+	sp "$@" >"$OUT/o" 2>"$OUT/e"
+	eq "wakers: usage: $_name" "$?:$(head -n 1 "$OUT/e")" "2:schedpoints: $_msg"
+}
+wubad "no SITE" "'wakers' needs an argument: a call site (SITE)" wakers
+wubad "two SITEs" "unexpected argument 'b'" wakes a b
+wubad "-f and -W for wakers" "wakers reads one file, /proc/sched_points_wakers: give -f FILE or -W FILE, not both" -f "$WF/wakers.txt" -W "$WF/wakers.txt" wakers pipe_read
+eq "wakers -f FILE reads the wakers file as -W does (as blocked's -f)" \
+	"$(sp -f "$WF/wakers.txt" -F csv wakes pipe_write | cmp - "$OUT/wakes-pipe_write.csv" && echo same)" "same"
+wubad "--hops for wakes" "wakes takes -f or -W, -F, -o, -p, -n, -s, -r and -v only: --hops does not apply" --hops 2 wakes pipe_write
+wubad "-v for chain" "chain takes -f, -W, -F, -o, -p, -s and --hops only: --verbose does not apply" -v chain 90
+wubad "--pid for wakers" "wakers takes -f or -W, -F, -o, -p, -n, -s, -r and -v only: --pid does not apply" --pid 5 wakers pipe_read
+wubad "--sort max for wakers" "wakers: --sort key 'max' does not apply (count, time, mean, wait, delay, p50, p90, p99)" -s max wakers pipe_read
+wubad "--sort mean for chain" "chain: --sort takes one key, count or time (how each hop's waker is picked), got 'mean'" -s mean chain 90
+wubad "--hops 0" "--hops: expected a number from 1 to 1000, got '0'" --hops 0 chain 90
+wubad "folded" "wakes writes table, csv, json or prometheus: --format folded does not go with it" -F folded wakes pipe_write
+wubad "-W for sites" "--wakers-file is only for wakers, wakes and chain" -W "$WF/wakers.txt" sites
+wubad "--hops for sites" "--hops is only for chain" --hops 3 sites
+wubad "-v for blocked" "blocked takes -f, -F, -o, -p and --min only: --verbose does not apply" -v blocked
+wubad "both on stdin" "chain: -f - and -W - cannot both read standard input" -f - -W - chain 90
+
 # ---- documentation ----------------------------------------------------------
 missing=$(grep -o -- '--[a-z][a-z-]*' "$OUT/help" | sort -u | while IFS= read -r opt; do
 	o=$(echo "$opt" | sed 's/-/\\\\-/g')
@@ -2132,7 +2312,8 @@ case $FUZZ_SHORT in
 	if [ -x "$TOP/fuzz/fuzz_parse" ]; then
 		mkdir -p "$OUT/corpus"
 		cp "$FIX"/*.txt "$OUT/corpus/"
-		for f in "$FIX"/blocked/*.txt; do cp "$f" "$OUT/corpus/blocked-$(basename "$f")"; done
+		for f in "$FIX2"/blocked/*.txt; do cp "$f" "$OUT/corpus/blocked-$(basename "$f")"; done
+		for f in "$FIX2"/wakers/*.txt; do cp "$f" "$OUT/corpus/wakers-$(basename "$f")"; done
 		(cd "$OUT" && "$TOP/fuzz/fuzz_parse" -max_total_time="$FUZZ_SHORT" \
 			-max_len=4096 -dict="$TOP/fuzz/sched_points.dict" \
 			-print_final_stats=1 corpus) >"$OUT/fuzz.log" 2>&1

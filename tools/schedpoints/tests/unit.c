@@ -731,6 +731,113 @@ static void test_parse_duration(void)
 	}
 }
 
+/* sp_site_match(): X as 'site X' takes it. */
+static void test_site_match(void)
+{
+	static const struct {
+		const char *sym, *x;
+		bool match;
+	} cases[] = {
+		{ "pipe_read+0x2ae/0x4f0", "pipe_read", true },
+		{ "pipe_read+0x2ae/0x4f0", "pipe_read+0x2ae/0x4f0", true },
+		{ "pipe_read+0x2ae/0x4f0", "pipe_rea", false },
+		{ "pipe_read+0x2ae/0x4f0", "[vmlinux]", true },
+		{ "pipe_read+0x2ae/0x4f0", "[ext4]", false },
+		{ "f+0x1/0x2 [ext4]", "f", true },
+		{ "f+0x1/0x2 [ext4]", "f [ext4]", true },
+		{ "f+0x1/0x2 [ext4]", "f+0x1/0x2", true },
+		{ "f+0x1/0x2 [ext4]", "[ext4]", true },
+		{ "f+0x1/0x2 [ext4]", "f [ext]", false },
+		{ "f+0x1/0x2 [ext4 0123abcd]", "f [ext4]", true },
+		{ "0xffffffff81000000", "[unknown]", true },
+	};
+	char name[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_syminfo si;
+		bool ok = !sp_symbol_parse(cases[i].sym, strlen(cases[i].sym), &si) &&
+			  sp_site_match(cases[i].sym, strlen(cases[i].sym), &si,
+					cases[i].x) == cases[i].match;
+
+		snprintf(name, sizeof(name), "site '%s' %s '%s'", cases[i].x,
+			 cases[i].match ? "matches" : "does not match", cases[i].sym);
+		result(name, ok, "wrong answer");
+	}
+}
+
+/* sp_parse_wakers(): the lines as the file has them, and what it refuses. */
+static void test_parse_wakers(void)
+{
+#define WHEAD "sched_points_wakers version 1\nenabled 1\nmode effective\n" \
+	"wakers 1\nhist 1\nentries %d\nunlisted 2\npid\ttgid\tkind\twaker\t" \
+	"waker_pid\tcount\ttotal_ns\twait_ns\tdelay_ns\thist\taddress\tsymbol\t" \
+	"comm\twaker_address\twaker_symbol\twaker_comm\n"
+#define WLINE(pfx, sfx) pfx "\tffffffff81230c1e\tpipe_read+0x2ae/0x4f0\t" \
+	"my\\040task\tffffffff812314c5\tpipe_write+0x3b5/0x6c0\t" sfx "\n"
+	static const char good[] = "sched_points_wakers version 1\nenabled 1\n"
+		"mode effective\nwakers 1\nhist 1\nentries 2\nunlisted 2\n"
+		"pid\ttgid\tkind\twaker\twaker_pid\tcount\ttotal_ns\twait_ns\t"
+		"delay_ns\thist\taddress\tsymbol\tcomm\twaker_address\t"
+		"waker_symbol\twaker_comm\n"
+		WLINE("80\t80\tsleep\ttask\t81\t10\t100\t60\t40\t9:10", "pong")
+		WLINE("0\t0\tidle\ttimer\t0\t3\t30\t30\t0\t-", "");
+	struct sp_reader r;
+	struct sp_wakers w;
+	struct sp_error err;
+	const struct sp_wline *l;
+	bool ok;
+
+	sp_reader_init_mem(&r, good, sizeof(good) - 1, "mem");
+	sp_wakers_init(&w, "mem");
+	ok = !sp_parse_wakers(&r, &w, &err) && w.nlines == 2 && w.unlisted == 2 &&
+	     w.mode == SP_MODE_EFFECTIVE && w.nhists == 1;
+	l = ok ? &w.lines[0] : NULL;
+	ok = ok && l->pid == 80 && l->waker_pid == 81 && l->count == 10 &&
+	     l->total_ns == 100 && l->wait_ns == 60 && l->ctx == SP_WCTX_TASK &&
+	     l->hist == 1 && w.hists[0].n[0] == 10 &&
+	     sp_pool_len(&w.comms, l->comm) == 7 &&
+	     !memcmp(sp_pool_str(&w.comms, l->comm), "my task", 7) &&
+	     !strcmp(sp_pool_str(&w.syms, l->waker_sym), "pipe_write+0x3b5/0x6c0");
+	l = ok ? &w.lines[1] : NULL;
+	ok = ok && !l->pid && !l->tgid && l->ctx == SP_WCTX_TIMER && !l->hist &&
+	     l->kind == SP_KIND_IDLE && !sp_pool_len(&w.comms, l->waker_comm);
+	result("wakers: a task's and exited tasks' lines, escapes, a histogram", ok,
+	       ok ? "" : err.msg);
+	sp_wakers_free(&w);
+	sp_reader_free(&r);
+
+	{
+		static const struct {
+			const char *name, *in, *msg;
+		} bad[] = {
+			{ "a count above 2^64", WLINE("5\t5\tsleep\ttask\t6\t18446744073709551616\t1\t1\t0\t9:1", "x"),
+			  "mem:9: count: expected an unsigned decimal below 2^64, got '18446744073709551616'" },
+			{ "a task without tgid", WLINE("5\t0\tsleep\ttask\t6\t1\t1\t1\t0\t9:1", "x"),
+			  "mem:9: tgid: expected a task's tgid, above 0, got '0'" },
+			{ "a wait above the total", WLINE("5\t5\tsleep\ttask\t6\t1\t1\t2\t0\t9:1", "x"),
+			  "mem:9: wait_ns + delay_ns: expected total_ns 1 (each call's off-CPU time is its wait and its run delay), got 2 + 0" },
+		};
+		char in[1024];
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			int n = snprintf(in, sizeof(in), WHEAD "%s", 1, bad[i].in);
+
+			sp_reader_init_mem(&r, in, (size_t)n, "mem");
+			sp_wakers_init(&w, "mem");
+			ok = sp_parse_wakers(&r, &w, &err) == -1 &&
+			     !strcmp(err.msg, bad[i].msg);
+			snprintf(in, sizeof(in), "wakers: refused: %s", bad[i].name);
+			result(in, ok, err.msg);
+			sp_wakers_free(&w);
+			sp_reader_free(&r);
+		}
+	}
+#undef WHEAD
+#undef WLINE
+}
+
 int main(void)
 {
 	test_symbols();
@@ -747,5 +854,7 @@ int main(void)
 	test_exited();
 	test_percentiles();
 	test_parse_duration();
+	test_site_match();
+	test_parse_wakers();
 	return failed;
 }
