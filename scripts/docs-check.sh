@@ -22,6 +22,7 @@ if [ "${1:-}" = --import ]; then
 	dir=${2:?usage: $0 --import DIR}
 	cp "$dir/sched_points.txt" "$fix/guest-demo-caller.txt"
 	cp "$dir/sched_points-effective.txt" "$fix/guest-demo-effective.txt"
+	cp "$dir/sched_points_wakers-effective.txt" "$fix/guest-demo-wakers-effective.txt"
 	shift 2
 	set -- --update
 fi

@@ -15,7 +15,10 @@ on the line before it, one of these markers:
       ARGS)" and an empty line. The only text not compared as it is: the
       file name on the tool's "source" line, CAPTURE there, NAME as shown
       (/proc/sched_points, or the file the demo read in the guest).
-      --check compares; --update rewrites the block.
+      --check compares; --update rewrites the block. Optional fields
+      "wakers-on: CAPTURE2 | wakers-source: NAME2": where ARGS name
+      NAME2 (-W NAME2), CAPTURE2 is read, and the tool's "wakers" line
+      shows NAME2.
   <!-- commands -->
       Commands only, no output. Each "schedpoints ..." line is run on a
       capture (files it names replaced by captures, -o into a scratch
@@ -66,16 +69,23 @@ def result(ok, name, why=()):
     results.append((ok, name, list(why)))
 
 
-def run_tool(args, capture, source):
-    """Output of the tool on capture, its source line naming source."""
+def run_tool(args, capture, source, wakers=None):
+    """Output of the tool on capture, its source line naming source (and
+    with wakers, a (CAPTURE, NAME) pair, its wakers line naming NAME)."""
     p = subprocess.run([TOOL, '-f', os.path.join(REPO, capture)] + args,
                        capture_output=True, text=True, cwd=REPO)
     out = p.stdout
     if p.returncode != 0:
         out += 'exit %d: %s' % (p.returncode, p.stderr)
-    pre = 'source ' + os.path.join(REPO, capture) + '  '
-    return [('source ' + source + '  ' + ln[len(pre):])
-            if ln.startswith(pre) else ln for ln in out.split('\n')][:-1]
+    names = [('source ', os.path.join(REPO, capture), source)]
+    if wakers:
+        names.append(('wakers ', os.path.join(REPO, wakers[0]), wakers[1]))
+    lines = out.split('\n')[:-1]
+    for word, path, name in names:
+        pre = word + path + '  '
+        lines = [(word + name + '  ' + ln[len(pre):])
+                 if ln.startswith(pre) else ln for ln in lines]
+    return lines
 
 
 def parse_fields(text):
@@ -93,7 +103,13 @@ def output_block(fields):
         head = ['=== %s (%s)' % (fields['title'], shown), '']
     else:
         head = ['# ' + shown]
-    return head + run_tool(args, fields['on'], fields['source'])
+    wakers = None
+    # -W NAME in the args shown is the capture wakers-on when run.
+    if 'wakers-on' in fields:
+        wakers = (fields['wakers-on'], fields['wakers-source'])
+        args = [os.path.join(REPO, wakers[0]) if a == wakers[1] else a
+                for a in args]
+    return head + run_tool(args, fields['on'], fields['source'], wakers)
 
 
 def run_example(line, doc, lnum, tmp):

@@ -7539,6 +7539,36 @@ static int wk_summary(char **save, const char *name, char *word,
 	return wk_ull(sp + 1, val) ? -1 : 0;
 }
 
+/*
+ * A line's hist: "-" without the switch; with it "K:N,..." with K
+ * ascending from 9 to 34, whose N add up to the line's count (in a
+ * snapshot taken with accounting off). 0, or -1.
+ */
+static int wk_hist_check(const char *h, unsigned long long on,
+			 unsigned long long count)
+{
+	unsigned long long k, n, sum = 0;
+	long long last = -1;
+	char *end;
+
+	if (!on)
+		return strcmp(h, "-") ? -1 : 0;
+	while (*h) {
+		k = strtoull(h, &end, 10);
+		if (end == h || *end != ':' || (long long)k <= last ||
+		    k < SP_HIST_MIN_K || k >= SP_HIST_MIN_K + SP_HIST_BUCKETS)
+			return -1;
+		h = end + 1;
+		n = strtoull(h, &end, 10);
+		if (end == h || !n || (*end && *end != ','))
+			return -1;
+		sum += n;
+		last = k;
+		h = *end ? end + 1 : end;
+	}
+	return sum == count ? 0 : -1;
+}
+
 /* Split @line at TABs into @f, exactly @n fields. 0, or -1. */
 static int wk_fields(char *line, char **f, int n)
 {
@@ -7628,6 +7658,11 @@ static int wk_read(struct wk_view *v, char *err)
 		    wk_copy(l->waker_comm, sizeof(l->waker_comm), f[15]) ||
 		    strlen(f[10]) != 16 || strlen(f[13]) != 16) {
 			snprintf(err, SP_ERR_MAX, "line %zu: bad field", ln);
+			goto out;
+		}
+		if (wk_hist_check(f[9], v->hist, l->count)) {
+			snprintf(err, SP_ERR_MAX, "line %zu: hist %s for %llu calls",
+				 ln, f[9], l->count);
 			goto out;
 		}
 		if (!l->count || l->wait_ns + l->delay_ns != l->total_ns) {
@@ -7976,6 +8011,10 @@ TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
 
 	ASSERT_EQ(0, pipe(p));
 	ASSERT_EQ(0, wk_configure("effective"));
+	/* and histograms, whose buckets wk_read() adds up */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_HIST, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	ASSERT_EQ(0, sp_child_start(&c, "sp_wkreader", child_wk_reader,
 				    (void *)(long)p[0]));
 	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
@@ -7993,6 +8032,7 @@ TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
 	ASSERT_LE(0, nt);
 	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(1ULL, v.wakers);
+	EXPECT_EQ(1ULL, v.hist);
 	EXPECT_STREQ("effective", v.mode);
 	wk_check(_metadata, &v, t, nt, c.pid, "pipe_write+", "task",
 		 WK_ROUNDS);
