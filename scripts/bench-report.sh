@@ -294,7 +294,7 @@ END {
 		full = med("series", "full", "pipe_ns_per_round")
 		print "## A full table"
 		print ""
-		printf "entries=16 (14 for tasks), filled with the keys of tasks that live on: %.2f dropped hits per round trip (2 expected); a dropped hit costs %.1f guest instructions, %+.1f over a counted hit (it probes all 14 slots, then looks up the pids of 4 of them to find one that exited: the worst case of a miss).\n",
+		printf "entries=16 (14 for tasks), filled with the keys of tasks that live on: %.2f dropped hits per round trip (2 expected); a dropped hit costs %.1f guest instructions, %+.1f over a counted hit (it probes all 14 slots, then looks up the pids of 8 of them to find one that exited: the worst case of a miss).\n",
 			first("series", "full", "dropped_per_round"), (full - b) / 2, (full - on) / 2
 		print ""
 	}
