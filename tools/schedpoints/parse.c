@@ -1297,7 +1297,7 @@ static int wakers_comm(struct sp_reader *r, struct sp_wakers *w,
 static int wakers_line(struct sp_reader *r, struct sp_wakers *w,
 		       struct sp_error *err)
 {
-	static const char *const ctx_words = "'task', 'softirq', 'hardirq', 'nmi' or 'timer'";
+	static const char *const ctx_words = "'task', 'softirq', 'hardirq' or 'timer'";
 	const char *f[W_N];
 	size_t flen[W_N], nf = split_fields(r, f, flen, W_N);
 	struct sp_wline l = { 0 };

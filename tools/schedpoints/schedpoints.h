@@ -1026,8 +1026,7 @@ int sp_cmd_blocked(const struct sp_opts *o);
 
 /* The waker's context (the 'waker' field), in the order of the format. */
 enum sp_wctx {
-	SP_WCTX_TASK, SP_WCTX_SOFTIRQ, SP_WCTX_HARDIRQ, SP_WCTX_NMI,
-	SP_WCTX_TIMER, SP_NWCTX,
+	SP_WCTX_TASK, SP_WCTX_SOFTIRQ, SP_WCTX_HARDIRQ, SP_WCTX_TIMER, SP_NWCTX,
 };
 const char *sp_wctx_name(unsigned ctx);
 

@@ -35,8 +35,7 @@ const char *sp_wctx_name(unsigned ctx)
 {
 	static const char *const names[SP_NWCTX] = {
 		[SP_WCTX_TASK] = "task", [SP_WCTX_SOFTIRQ] = "softirq",
-		[SP_WCTX_HARDIRQ] = "hardirq", [SP_WCTX_NMI] = "nmi",
-		[SP_WCTX_TIMER] = "timer",
+		[SP_WCTX_HARDIRQ] = "hardirq", [SP_WCTX_TIMER] = "timer",
 	};
 
 	return ctx < SP_NWCTX ? names[ctx] : "?";

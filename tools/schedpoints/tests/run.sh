@@ -2119,6 +2119,35 @@ wgolden chain-90.prom -f sched_points.txt -W wakers.txt -F prometheus chain 90
 wgolden chain-do_wait.table -f sched_points.txt -W wakers.txt chain do_wait
 eq "wakers: the two fixtures parse as their formats (sites, and gen.py wrote them)" \
 	"$(sp -f "$WF/sched_points.txt" -F csv sites | csv_sum count):$(cd "$OUT" && python3 "$WF/gen.py" && cmp sched_points.txt "$WF/sched_points.txt" && cmp wakers.txt "$WF/wakers.txt" && echo same)" "22074:same"
+# The spec's example, as Documentation/scheduler/sched-points.rst shows it
+# (its literal block, the leading TAB off), read as the tool reads the
+# kernel's file, with no copy to go stale: every line read, and the rows of
+# its call sites adding up to its count column.  An rst literal block loses
+# a line's trailing TABs, so a line whose last field (waker_comm) is empty
+# cannot be shown there: it has 15 fields, which the parser rightly
+# refuses; such a line is named as the example's fault, not the tool's.
+awk '/^\tsched_points_wakers version 1/ { f = 1 } f && /^\t/ { sub(/^\t/, ""); print; next } f { exit }' \
+	"${TREE:-$TOP/../../build/linux}/Documentation/scheduler/sched-points.rst" >"$OUT/wspec.txt"
+wshort=$(awk -F '\t' -v at="$(grep -n '^	sched_points_wakers version 1' "${TREE:-$TOP/../../build/linux}/Documentation/scheduler/sched-points.rst" | head -n 1 | cut -d: -f1)" '
+	h && NF != 16 { printf "%s%d (%d fields)", s, at + NR - 1, NF; s = ", " }
+	/^pid\t/ { h = 1 }' "$OUT/wspec.txt")
+if [ ! -s "$OUT/wspec.txt" ]; then
+	fail "wakers: the spec's example is read" "no literal block 'sched_points_wakers version 1' in ${TREE:-$TOP/../../build/linux}/Documentation/scheduler/sched-points.rst"
+elif [ -n "$wshort" ]; then
+	SP_RC=1
+	sp -W "$OUT/wspec.txt" wakers x >/dev/null 2>"$OUT/e"
+	fail "wakers: the spec's example is read" \
+		"sched-points.rst line $wshort: not the 16 fields of a data line" \
+		"an rst literal block drops trailing TABs, so a line whose waker_comm is empty cannot be shown;" \
+		"the spec's example needs a non-empty waker_comm on every line (the parser is right to refuse it):" \
+		"$(head -n 1 "$OUT/e")"
+else
+	wspec_sum=$(awk -F '\t' 'h { print $12 } /^pid\t/ { h = 1 }' "$OUT/wspec.txt" | sort -u | while IFS= read -r s; do
+		sp -W "$OUT/wspec.txt" -F csv wakers "$s" | csv_sum count
+	done | bigsum)
+	eq "wakers: the spec's example is read, its call sites' rows add up to its count column" \
+		"$wspec_sum" "$(awk -F '\t' 'h { print $6 } /^pid\t/ { h = 1 }' "$OUT/wspec.txt" | bigsum)"
+fi
 wk() { sp -W "$WF/wakers.txt" "$@"; }
 wsp() { sp -f "$WF/sched_points.txt" -W "$WF/wakers.txt" "$@"; }
 eq "wakers pipe_read: each side's pipe_read is ended by the other's pipe_write (-v, CSV)" \
@@ -2222,7 +2251,8 @@ wbad "the header of /proc/sched_points_blocked" "sched_points_wakers version 1\n
 wbad "15 fields" "$WH$(wline '5\t5\tsleep\ttask\t6\t1\t10\t6\t4' x y)" 9 "expected 16 TAB-separated fields, got 15"
 wbad "exited tasks with a tgid" "$WH$(wline '0\t3\tsleep\ttask\t6\t1\t10\t6\t4\t9:1' x y)" 9 "tgid: a line of exited tasks (pid 0) has tgid 0 in this file, got '3'"
 wbad "a yield (never woken)" "$WH$(wline '5\t5\tyield\ttask\t6\t1\t10\t6\t4\t9:1' x y)" 9 "kind: expected 'sleep', 'disk_sleep' or 'idle' (the calls a wakeup ends), got 'yield'"
-wbad "an unknown context" "$WH$(wline '5\t5\tsleep\tirq\t0\t1\t10\t6\t4\t9:1' x '')" 9 "waker: expected 'task', 'softirq', 'hardirq', 'nmi' or 'timer', got 'irq'"
+wbad "an unknown context" "$WH$(wline '5\t5\tsleep\tirq\t0\t1\t10\t6\t4\t9:1' x '')" 9 "waker: expected 'task', 'softirq', 'hardirq' or 'timer', got 'irq'"
+wbad "nmi (no context: try_to_wake_up() is never called from NMI)" "$WH$(wline '5\t5\tsleep\tnmi\t0\t1\t10\t6\t4\t9:1' x '')" 9 "waker: expected 'task', 'softirq', 'hardirq' or 'timer', got 'nmi'"
 wbad "timer in the caller mode" "$(printf '%s' "$WH" | sed 's/mode effective/mode caller/')$(wline '5\t5\tsleep\ttimer\t0\t1\t10\t6\t4\t9:1' x '')" 9 "waker: 'timer' is a context of the effective mode only (summary 'mode' is caller)"
 wbad "a pid for a hardirq waker" "$WH$(wline '5\t5\tsleep\thardirq\t7\t1\t10\t6\t4\t9:1' x '')" 9 "waker_pid: expected 0 for the context hardirq (only a task has a pid), got '7'"
 wbad "count 0" "$WH$(wline '5\t5\tsleep\ttask\t6\t0\t10\t6\t4\t9:1' x y)" 9 "count: expected a count above 0 (a line counts at least one call), got '0'"
