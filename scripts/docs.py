@@ -2,6 +2,7 @@
 """Check (or regenerate) every block of shown output in the user docs.
 
 usage: docs.py --check | --update   (from scripts/docs-check.sh, make docs)
+       docs.py --quotes FILE...     (the quoted-from markers of FILEs only)
 
 Every fenced block (a line starting with three backquotes) of README.md,
 Documentation/user-guide.md and tools/schedpoints/README.md must follow,
@@ -25,10 +26,20 @@ on the line before it, one of these markers:
       directory, a pipe cut off, top on a two-snapshot stream) and must
       exit 0, or 1 saying that nothing matches (a pid, a module of
       another machine); each "make TARGET" must be a target of its Makefile.
-  <!-- quoted from: FILE -->
+  <!-- quoted from: FILE [| section: HEADING [| up to: HEADING2]] -->
       Not before a block: the text after it, up to the next heading,
       quotes FILE's figures; each decimal number with a point must be
-      in FILE as written.
+      in FILE as written: with a section, in FILE's section of that
+      heading (up to the next heading of its level or above), and with
+      "up to", only in its part before the heading HEADING2 (which must
+      be in it). Besides README.md, the user guide and the tool's
+      README, Documentation/performance.md is read for these markers,
+      and its "What the figures say" must open with one that quotes its
+      "Latest results" (the figures of one run).
+  <!-- older run: YYYY-MM-DD -->
+      Inside a quote: the paragraph after it (up to a blank line) states
+      figures of an older run, which it must date (the marker's date in
+      its text); its figures are not checked.
   <!-- recorded: WHY -->
       A dated measurement (times, fuzzing), not reproducible output: not
       compared, but it must say why.
@@ -329,30 +340,122 @@ def list_names(text):
     return names
 
 
-def check_quotes():
+FIGURE = re.compile(r'(?<![\d.])\d+\.\d+(?!\.?\d)')
+QUOTING = DOCS + ['Documentation/performance.md']
+# (doc, its section, the section of the same doc it must quote)
+QUOTES_REQUIRED = [('Documentation/performance.md', 'What the figures say',
+                    'Latest results')]
+OLDER = re.compile(r'^\s*<!-- older run: (.*?)\s*-->$')
+
+
+def heading(ln):
+    """(level, text) of a Markdown heading line, or None."""
+    m = re.match(r'^(#+)\s+(.*?)\s*$', ln)
+    return (len(m.group(1)), m.group(2)) if m else None
+
+
+def quoted_text(fields):
+    """The text a quote's figures must be in, and what is wrong with the
+    marker (None if nothing)."""
+    try:
+        src = read(fields['file'])
+    except OSError as e:
+        return '', str(e)
+    if 'section' not in fields:
+        return src, None
+    lines = src.split('\n')
+    start = next((i for i, ln in enumerate(lines)
+                  if heading(ln) and heading(ln)[1] == fields['section']), None)
+    if start is None:
+        return '', 'no section "%s" in %s' % (fields['section'], fields['file'])
+    level = heading(lines[start])[0]
+    body = []
+    for ln in lines[start + 1:]:
+        h = heading(ln)
+        if h and h[0] <= level:
+            break
+        if h and h[1] == fields.get('up to'):
+            return '\n'.join(body), None
+        body.append(ln)
+    if 'up to' in fields:
+        return '', 'no heading "%s" in its section "%s"' % (
+            fields['up to'], fields['section'])
+    return '\n'.join(body), None
+
+
+def check_quotes(docs=QUOTING):
     """A section marked '<!-- quoted from: FILE -->' quotes FILE's
     figures: every decimal number with a point in it, up to the next
-    heading, is in FILE as it is (so a regenerated FILE fails the quote
-    until it is quoted again)."""
-    for doc in DOCS:
+    heading, is in FILE (or the section of FILE the marker names) as it
+    is, so that a regenerated FILE fails the quote until it is quoted
+    again. A paragraph marked '<!-- older run: DATE -->' is exempt, and
+    must say DATE."""
+    for doc in docs:
         lines = read(doc).split('\n')
         for i, ln in enumerate(lines):
-            m = re.match(r'^<!-- quoted from: (\S+) -->$', ln)
+            m = re.match(r'^<!-- quoted from: (.*?) -->$', ln)
             if not m:
                 continue
-            src = read(m.group(1))
-            have = set(re.findall(r'(?<![\d.])\d+\.\d+(?!\.?\d)', src))
-            body = []
-            for b in lines[i + 1:]:
+            fields = parse_fields('file: ' + m.group(1))
+            src, wrong = quoted_text(fields)
+            have = set(FIGURE.findall(src))
+            body, older, why = [], None, []
+            for k, b in enumerate(lines[i + 1:], i + 2):
                 if b.startswith('#'):
                     break
-                body.append(b)
-            figs = re.findall(r'(?<![\d.])\d+\.\d+(?!\.?\d)', '\n'.join(body))
+                o = OLDER.match(b)
+                if o:
+                    older = (o.group(1), k, [])
+                    continue
+                if older and not b.strip():
+                    dated = re.fullmatch(r'\d{4}-\d\d-\d\d', older[0]) and \
+                        older[0] in ' '.join(older[2])
+                    if not dated:
+                        why.append('%s:%d: an older run\'s paragraph that does '
+                                   'not state its date (YYYY-MM-DD): "%s"'
+                                   % (doc, older[1], older[0]))
+                    older = None
+                if older:
+                    older[2].append(b)
+                else:
+                    body.append(b)
+            if older:
+                why.append('%s:%d: an older run\'s marker with no paragraph '
+                           'ended by a blank line' % (doc, older[1]))
+            figs = FIGURE.findall('\n'.join(body))
             missing = [f for f in figs if f not in have]
-            result(bool(figs) and not missing,
-                   '%s:%d: its %d figures are %s\'s' % (doc, i + 1, len(figs),
-                                                       m.group(1)),
-                   ['not in %s: %s' % (m.group(1), ' '.join(missing))])
+            what = fields['file']
+            if 'section' in fields:
+                what += ', section "%s"' % fields['section']
+            if 'up to' in fields:
+                what += ' up to "%s"' % fields['up to']
+            if wrong:
+                why.append(wrong)
+            if missing and not wrong:
+                why.append('not in %s: %s' % (what, ' '.join(missing)))
+            name = os.path.relpath(os.path.join(REPO, doc), REPO)
+            result(bool(figs) and not why,
+                   '%s:%d: its %d figures are in %s' % (
+                       doc if name.startswith('..') else name, i + 1,
+                       len(figs), what), why)
+
+
+def check_quotes_required():
+    """The sections that must quote another's figures open with the
+    marker that says so."""
+    for doc, section, quoted in QUOTES_REQUIRED:
+        lines = read(doc).split('\n')
+        at = next((i for i, ln in enumerate(lines)
+                   if heading(ln) and heading(ln)[1] == section), None)
+        first = next((ln for ln in lines[at + 1:] if ln.strip()), '') \
+            if at is not None else ''
+        m = re.match(r'^<!-- quoted from: (.*?) -->$', first)
+        fields = parse_fields('file: ' + m.group(1)) if m else {}
+        result(fields.get('file') == doc and fields.get('section') == quoted,
+               '%s: "%s" opens with a quote of its "%s"'
+               % (doc, section, quoted),
+               ['its first line: %s' % first if at is not None
+                else 'no section "%s"' % section])
 
 
 def check_series_facts():
@@ -425,6 +528,11 @@ def check_spec_examples(tmp):
 
 
 def main():
+    if sys.argv[1:2] == ['--quotes'] and sys.argv[2:]:
+        # The quotes of the files named only (scripts/test-check-scripts.sh
+        # plants faults in copies).
+        check_quotes([os.path.abspath(a) for a in sys.argv[2:]])
+        return report()
     update = sys.argv[1:] == ['--update']
     if not update and sys.argv[1:] != ['--check']:
         sys.exit(__doc__)
@@ -435,6 +543,11 @@ def main():
     check_facts()
     check_series_facts()
     check_quotes()
+    check_quotes_required()
+    report()
+
+
+def report():
     failed = 0
     for n, (ok, name, why) in enumerate(results, 1):
         print('%s %d - %s' % ('ok' if ok else 'not ok', n, name))

@@ -30,12 +30,15 @@
 #  - new-warnings.sh on scripts/tests/warnings/ (a new instance of an old
 #    text is new, moved lines are not), and env.sh's build_warnings on its
 #    build.log (objtool, modpost and each form of linker warning);
+#  - docs.py --quotes on a copy of Documentation/performance.md with a
+#    planted change in "What the figures say" (a figure not in the run of
+#    "Latest results", an undated older run);
 #  - selftests/manifest names every TEST of the suite, for the main kernel,
 #    and selftests/sched_points/README says what each of sched_points_test.c
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,34s/^# \{0,1\}//p' "$0"
+	sed -n '2,38s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -619,6 +622,33 @@ for f in "$t"/shellcheck/*.sh "$t"/shellcheck/rc/.shellcheckrc; do
 	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" \
 		"shellcheck-disables.sh ${f#"$t"/shellcheck/}: exit $want"
 done
+
+# docs.py's quoted-from check on a copy of performance.md with one change
+# planted in "What the figures say", which quotes the figures of the run
+# of "Latest results" (the part before its hand-written runs before):
+# a quoted figure changed, a figure of another run's section, an older
+# run's paragraph that does not give its date, a marker's section gone.
+# Figures inside a dated older run's paragraph are not checked.
+quote_case() { # WANT-STATUS OLD NEW DESCRIPTION
+	python3 - "$2" "$3" "$REPO/Documentation/performance.md" "$tmp/perf.md" <<'PY'
+import sys
+old, new, src, dst = sys.argv[1:]
+s = open(src).read()
+a = s.index('## What the figures say')
+i = s.index(old, a)
+open(dst, 'w').write(s[:i] + new + s[i + len(old):])
+PY
+	local got=0
+	"$REPO/scripts/docs.py" --quotes "$tmp/perf.md" >"$tmp/quote.out" 2>&1 || got=$?
+	[ "$got" = "$1" ] || { echo "# exit $got, want $1"; tap_comment <"$tmp/quote.out"; }
+	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "docs.py --quotes: $4 (exit $1)"
+}
+quote_case 0 'What the figures say' 'What the figures say' "performance.md's figures as committed"
+quote_case 1 '+1341.3' '+1341.8' 'a quoted figure changed'
+quote_case 1 '+48.2' '+48.1' 'a figure of another run (patch 23 on x86-64, arm64)'
+quote_case 1 '(2026-12-01, ' '(' "an older run's paragraph without its date"
+quote_case 0 '1276 and 819' '1276.4 and 819.2' "figures inside a dated older run's paragraph"
+quote_case 1 'up to: Beside other' 'up to: Besides other' "an 'up to' heading not in the section"
 
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true
