@@ -80,6 +80,7 @@
 #define SP_MOD_SLEEP_I	SP_DEBUGFS "/sched_points_test/sleep_idle"
 #define SP_MOD_NAP	SP_DEBUGFS "/sched_points_test/nap"
 #define SP_MOD_TIMEOUT	SP_DEBUGFS "/sched_points_test/timeout"
+#define SP_MOD_COMPLETE	SP_DEBUGFS "/sched_points_test/complete"
 #define SP_MOD_DOWN	SP_DEBUGFS "/sched_points_test/down"
 #define SP_MOD_PREEMPT	SP_DEBUGFS "/sched_points_test/preempt"
 #define SP_MOD_SPIN	SP_DEBUGFS "/sched_points_test/spin"
@@ -7719,7 +7720,8 @@ static const char * const wk_helpers[] = {
 	"complete_all", "complete_on_current_cpu", "swake_up_locked",
 	"swake_up_one", "swake_up_all", "wake_up_q", "rcuwait_wake_up",
 	"pollwake", "ep_poll_callback", "ep_autoremove_wake_function",
-	"rwsem_wake", "hrtimer_wakeup", "process_timeout",
+	"rwsem_wake", "complete_with_flags", "hrtimer_wakeup",
+	"process_timeout",
 };
 
 /* Where timers run: a wakeup's site there is a timer's (tail call). */
@@ -8195,6 +8197,70 @@ TEST_F_TIMEOUT(sp, wakers_timeout_timer_context, T_LONG)
 	EXPECT_LE((unsigned long long)WK_ROUNDS, traced);
 	EXPECT_EQ(calls, ours);
 	EXPECT_LE((unsigned long long)WK_ROUNDS / 2, ours);
+}
+
+/*
+ * The test module's thread completes the writer's wait_for_completion()
+ * WK_ROUNDS times from sched_points_test_completer() [sched_points_test]:
+ * in the effective mode that is the waker of the writer's waits, a task's
+ * (the thread's pid), past complete() and the helpers, as sched_waking's
+ * stacks say, count for count with the writer's calls there that slept
+ * (a complete() before the writer slept makes no schedule() call). The
+ * thread's own waits are ended by the writer's complete(), from
+ * sched_points_test_complete(): chain material.
+ */
+TEST_F_TIMEOUT(sp, wakers_completion_kthread, T_LONG)
+{
+	unsigned long long ours = 0, traced = 0, calls = 0;
+	struct wk_traced t[64];
+	char err[SP_ERR_MAX], trig[256];
+	pid_t me = getpid();
+	struct sp_view pv;
+	struct wk_view v;
+	unsigned int completer = 0;
+	int i, nt;
+	size_t j;
+
+	if (!load_test_module(_metadata, self))
+		return;
+	ASSERT_EQ(0, wk_configure("effective"));
+	ASSERT_EQ(0, wk_trace_add(me, trig, sizeof(trig)))
+		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_COMPLETE, WK_ROUNDS));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	nt = wk_trace_take(trig, true, t, 64);
+	ASSERT_LE(0, nt);
+	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
+	for (j = 0; j < pv.nr; j++)
+		if (pv.e[j].pid == (unsigned int)me &&
+		    strstr(pv.e[j].symbol, "sched_points_test_complete+") &&
+		    pv.e[j].kind != SP_KIND_YIELD)
+			calls += pv.e[j].count;
+	sp_view_free(&pv);
+	for (i = 0; i < nt; i++) {
+		if (t[i].pid != (unsigned int)me ||
+		    strncmp(t[i].site, "sched_points_test_completer+", 28))
+			continue;
+		traced += t[i].count;
+		ours += wk_ours(&v, me, t[i].site, "task");
+		TH_LOG("wakeups at %s: traced %llu, ours %llu", t[i].site,
+		       t[i].count, wk_ours(&v, me, t[i].site, "task"));
+	}
+	for (j = 0; j < v.nr; j++)
+		if (v.l[j].pid == (unsigned int)me &&
+		    !strncmp(v.l[j].waker_symbol,
+			     "sched_points_test_completer+", 28))
+			completer = v.l[j].waker_pid;
+	free(v.l);
+	/* at most one wakeup a round: none if the thread completed first */
+	EXPECT_LE(traced, (unsigned long long)WK_ROUNDS);
+	EXPECT_LE(ours, traced);
+	EXPECT_EQ(calls, ours);
+	EXPECT_LE((unsigned long long)WK_ROUNDS / 2, ours);
+	/* a task woke it: the thread, not us */
+	EXPECT_NE(0U, completer);
+	EXPECT_NE((unsigned int)me, completer);
 }
 
 TEST_HARNESS_MAIN

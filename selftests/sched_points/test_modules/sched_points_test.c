@@ -62,6 +62,14 @@
  *               D-state sleep of N ms on an hrtimer, in a single call of
  *               schedule() from that function, for the histograms of
  *               off-CPU time.
+ * complete      sched_points_test_complete() starts a kernel thread,
+ *               spt_completer, and waits N times in wait_for_completion()
+ *               for it; the thread, woken by the writer's own complete()
+ *               each time, sleeps 200 to 400 us, then completes the wait
+ *               from its function, sched_points_test_completer(), in the
+ *               middle of its loop: in the effective mode
+ *               that function is the waker of each wait, a task's, and
+ *               the writer's complete() the waker of the thread's.
  * block         sched_points_test_block() takes N as milliseconds instead:
  *               one uninterruptible sleep of N ms in a single call of
  *               schedule_timeout_uninterruptible().  A task that waits in
@@ -81,7 +89,10 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -269,6 +280,50 @@ static int spt_down_alternately(void)
 			     sched_points_test_down_even();
 }
 
+static DECLARE_COMPLETION(spt_go);
+static DECLARE_COMPLETION(spt_done);
+
+/*
+ * The thread: @arg rounds of a wait for the writer, a nap, a wakeup of
+ * the writer from here (not in a tail call: this function is the site).
+ */
+static noinline __noclone int sched_points_test_completer(void *arg)
+{
+	unsigned long i, n = (unsigned long)arg;
+
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&spt_go);
+		usleep_range(200, 400);
+		complete(&spt_done);
+	}
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+/* @n waits in wait_for_completion(), each completed by the thread. */
+static noinline __noclone void sched_points_test_complete(unsigned int n)
+{
+	struct task_struct *k;
+	unsigned int i;
+
+	reinit_completion(&spt_go);
+	reinit_completion(&spt_done);
+	k = kthread_run(sched_points_test_completer, (void *)(unsigned long)n,
+		       "spt_completer");
+	if (IS_ERR(k))
+		return;
+	for (i = 0; i < n; i++) {
+		complete(&spt_go);
+		wait_for_completion(&spt_done);
+	}
+	kthread_stop(k);
+}
+
 /*
  * Sleep @ms milliseconds in D state, in one wait: the hung-task detector
  * reports the writer when its timeout is shorter than @ms.
@@ -331,6 +386,8 @@ static struct spt_point spt_points[] = {
 	  .call = sched_points_test_might_resched },
 	{ .name = "down",	  .mode = 0200, .call = spt_down_alternately },
 	{ .name = "block",	  .mode = 0200, .call_once = sched_points_test_block },
+	{ .name = "complete",	  .mode = 0200,
+	  .call_once = sched_points_test_complete },
 	{ .name = "spin",	  .mode = 0200, .call_once = sched_points_test_spin },
 };
 
