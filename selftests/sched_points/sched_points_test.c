@@ -8000,7 +8000,12 @@ TEST_F_TIMEOUT(sp, wakers_switch_needs_time, T_SHORT)
  * exactly as often as sched_waking's stacks, walked past the same
  * wake-up helpers, say; the wait and run delay add up (wk_read()).
  */
-TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
+/*
+ * The pipe reader of wakers_pipe_effective_oracle, with a kretprobe on
+ * try_to_wake_up() when @kretprobe names one.
+ */
+static void wk_pipe_oracle(struct __test_metadata *_metadata,
+			   const char *kretprobe)
 {
 	struct wk_traced t[64];
 	char err[SP_ERR_MAX], trig[256], comm[32];
@@ -8017,6 +8022,15 @@ TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	ASSERT_EQ(0, sp_write(SP_HIST, "1"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	if (kretprobe) {
+		snprintf(trig, sizeof(trig), "r4096:%s try_to_wake_up\n",
+			 kretprobe);
+		ASSERT_EQ(0, trace_append(TRACEFS "/kprobe_events", trig))
+			TH_LOG("kretprobe on try_to_wake_up (CONFIG_KPROBE_EVENTS?)");
+		snprintf(trig, sizeof(trig),
+			 TRACEFS "/events/kprobes/%s/enable", kretprobe);
+		ASSERT_EQ(0, sp_write(trig, "1"));
+	}
 	ASSERT_EQ(0, sp_child_start(&c, "sp_wkreader", child_wk_reader,
 				    (void *)(long)p[0]));
 	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
@@ -8031,6 +8045,8 @@ TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
 	ASSERT_EQ(0, sp_child_wait(c.pid));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	nt = wk_trace_take(trig, true, t, 64);
+	if (kretprobe)
+		kretprobe_del(kretprobe);
 	ASSERT_LE(0, nt);
 	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
 	EXPECT_EQ(1ULL, v.wakers);
@@ -8056,6 +8072,22 @@ TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
 	free(v.l);
 	close(p[0]);
 	close(p[1]);
+}
+
+TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
+{
+	wk_pipe_oracle(_metadata, NULL);
+}
+
+/*
+ * The same under a kretprobe on try_to_wake_up(), which replaces its
+ * return address with the rethook trampoline: the waker site is still
+ * pipe_write(), recovered before the walk (the first version of the
+ * walk named every effective-mode waker sched_points_untraceable then).
+ */
+TEST_F_TIMEOUT(sp, wakers_pipe_under_kretprobe, T_LONG)
+{
+	wk_pipe_oracle(_metadata, "sp_wkttwu");
 }
 
 /*
