@@ -3,6 +3,7 @@
 
 usage: docs.py --check | --update   (from scripts/docs-check.sh, make docs)
        docs.py --quotes FILE...     (the quoted-from markers of FILEs only)
+       docs.py --pictures FILE...   (the picture markers of FILEs only)
 
 Every fenced block (a line starting with three backquotes) of README.md,
 Documentation/user-guide.md and tools/schedpoints/README.md must follow,
@@ -44,6 +45,18 @@ on the line before it, one of these markers:
       A dated measurement (times, fuzzing), not reproducible output: not
       compared, but it must say why.
 
+Not before a block:
+
+  <!-- picture of: ARGS | on: CAPTURE | source: NAME | file: PATH -->
+      The next line is a Markdown image of PATH (relative to the doc), an
+      SVG committed in the repository: the output of "schedpoints -f
+      CAPTURE ARGS" (a heatmap), byte for byte, with CAPTURE on its source
+      line shown as NAME (the file the demo read in the guest, so that the
+      picture is the one make demo writes). --check regenerates it, fails
+      if the committed file differs, and runs the tool twice (the picture
+      must not change from one run to the next); --update rewrites PATH.
+      "docs.py --pictures DOC..." checks the pictures of DOCs only.
+
 Besides, it checks facts stated in several places: the textfile
 collector path (one path), README's list of make help targets, the
 cover letter's count of harness tests, the manifest's counts of the tests
@@ -72,6 +85,8 @@ DOCS = ['README.md', 'Documentation/user-guide.md',
         'tools/schedpoints/README.md']
 CAPTURE = 'tools/schedpoints/tests/fixtures/guest-demo-caller.txt'
 MARK = re.compile(r'^<!-- (output of|commands|recorded)(?::\s*(.*?))?\s*-->$')
+PICTURE = re.compile(r'^<!-- picture of: (.*?)\s*-->$')
+IMAGE = re.compile(r'^!\[[^\]]+\]\(([^)\s]+)\)$')
 
 results = []
 
@@ -121,6 +136,90 @@ def output_block(fields):
         args = [os.path.join(REPO, wakers[0]) if a == wakers[1] else a
                 for a in args]
     return head + run_tool(args, fields['on'], fields['source'], wakers)
+
+
+def xml_escaped(s):
+    return (s.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
+            .replace('"', '&quot;').replace("'", '&apos;'))
+
+
+def render_picture(fields):
+    """The SVG of "schedpoints -f CAPTURE ARGS", CAPTURE shown as NAME on
+    its source line, as bytes; and what went wrong (None if nothing)."""
+    args = shlex.split(fields['args'])
+    if any(a in ('-o', '--output') or a.startswith('--output=') for a in args):
+        return b'', 'ARGS write to stdout: no -o'
+    capture = os.path.join(REPO, fields['on'])
+    p = subprocess.run([TOOL, '-f', capture] + args, capture_output=True,
+                       cwd=REPO)
+    if p.returncode != 0:
+        return b'', 'exit %d: %s' % (p.returncode,
+                                     p.stderr.decode(errors='replace').strip())
+    shown = ('>%s</text>' % xml_escaped(capture)).encode()
+    if shown not in p.stdout:
+        return p.stdout, 'no source line naming %s' % capture
+    return p.stdout.replace(shown, ('>%s</text>' % xml_escaped(
+        fields['source'])).encode(), 1), None
+
+
+def check_picture(doc, lnum, text, image, update):
+    """A '<!-- picture of: ... -->' marker at doc:lnum, image the line after
+    it: the committed SVG is the tool's picture of the capture."""
+    fields = parse_fields('args: ' + text)
+    where = '%s:%d' % (doc, lnum)
+    missing = [k for k in ('args', 'on', 'source', 'file') if not fields.get(k)]
+    if missing:
+        result(False, '%s: a picture marker with its fields' % where,
+               ['missing: %s' % ', '.join(missing)])
+        return
+    path = os.path.join(REPO, fields['file'])
+    name = '%s: picture %s is schedpoints %s on %s' % (
+        where, fields['file'], fields['args'], fields['on'])
+    m = IMAGE.match(image or '')
+    target = os.path.normpath(os.path.join(
+        os.path.dirname(os.path.join(REPO, doc)), m.group(1))) if m else None
+    result(target == os.path.normpath(path),
+           '%s: the line after the picture marker shows %s' % (where, fields['file']),
+           ['the line: %s' % (image or '(none)'),
+            'want: ![WHAT](%s)' % os.path.relpath(
+                path, os.path.dirname(os.path.join(REPO, doc)))])
+    want, wrong = render_picture(fields)
+    if wrong:
+        result(False, name, [wrong])
+        return
+    again, _ = render_picture(fields)
+    result(again == want, '%s: the same picture on two runs' % where,
+           list(difflib.unified_diff(want.decode().split('\n'),
+                                     again.decode().split('\n'), 'first',
+                                     'second', lineterm='', n=0))[:12])
+    try:
+        with open(path, 'rb') as f:
+            have = f.read()
+    except OSError as e:
+        have, why = None, [str(e)]
+    if have == want:
+        result(True, name)
+        return
+    if have is not None:
+        why = list(difflib.unified_diff(
+            have.decode(errors='replace').split('\n'),
+            want.decode().split('\n'), 'committed', 'now', lineterm='',
+            n=0))[:12]
+    if update:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'wb') as f:
+            f.write(want)
+        name += ' (rewritten)'
+    result(update, name, why)
+
+
+def check_pictures(doc, update):
+    lines = read(doc).split('\n')
+    for i, ln in enumerate(lines):
+        m = PICTURE.match(ln)
+        if m:
+            check_picture(doc, i + 1, m.group(1),
+                          lines[i + 1] if i + 1 < len(lines) else None, update)
 
 
 def run_example(line, doc, lnum, tmp):
@@ -533,12 +632,19 @@ def main():
         # plants faults in copies).
         check_quotes([os.path.abspath(a) for a in sys.argv[2:]])
         return report()
+    if sys.argv[1:2] == ['--pictures'] and sys.argv[2:]:
+        # The pictures of the docs named only (test-check-scripts.sh plants
+        # a stale picture in a copy).
+        for doc in sys.argv[2:]:
+            check_pictures(os.path.abspath(doc), False)
+        return report()
     update = sys.argv[1:] == ['--update']
     if not update and sys.argv[1:] != ['--check']:
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as tmp:
         for doc in DOCS:
             check_doc(doc, update, tmp)
+            check_pictures(doc, update)
         check_spec_examples(tmp)
     check_facts()
     check_series_facts()

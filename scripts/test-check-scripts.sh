@@ -33,12 +33,15 @@
 #  - docs.py --quotes on a copy of Documentation/performance.md with a
 #    planted change in "What the figures say" (a figure not in the run of
 #    "Latest results", an undated older run);
+#  - docs.py --pictures on a copy of README.md and of its latency heat map
+#    with a planted change (a stale picture, the picture of another
+#    capture, an image of another file);
 #  - selftests/manifest names every TEST of the suite, for the main kernel,
 #    and selftests/sched_points/README says what each of sched_points_test.c
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,38s/^# \{0,1\}//p' "$0"
+	sed -n '2,41s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -623,6 +626,15 @@ for f in "$t"/shellcheck/*.sh "$t"/shellcheck/rc/.shellcheckrc; do
 		"shellcheck-disables.sh ${f#"$t"/shellcheck/}: exit $want"
 done
 
+# docs_case WANT-STATUS MODE FILE DESCRIPTION: docs.py MODE FILE exits
+# WANT-STATUS (its TAP shown if not).
+docs_case() {
+	local got=0
+	"$REPO/scripts/docs.py" "$2" "$3" >"$tmp/docs.out" 2>&1 || got=$?
+	[ "$got" = "$1" ] || { echo "# exit $got, want $1"; tap_comment <"$tmp/docs.out"; }
+	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "docs.py $2: $4 (exit $1)"
+}
+
 # docs.py's quoted-from check on a copy of performance.md with one change
 # planted in "What the figures say", which quotes the figures of the run
 # of "Latest results" (the part before its hand-written runs before):
@@ -638,10 +650,7 @@ a = s.index('## What the figures say')
 i = s.index(old, a)
 open(dst, 'w').write(s[:i] + new + s[i + len(old):])
 PY
-	local got=0
-	"$REPO/scripts/docs.py" --quotes "$tmp/perf.md" >"$tmp/quote.out" 2>&1 || got=$?
-	[ "$got" = "$1" ] || { echo "# exit $got, want $1"; tap_comment <"$tmp/quote.out"; }
-	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "docs.py --quotes: $4 (exit $1)"
+	docs_case "$1" --quotes "$tmp/perf.md" "$4"
 }
 quote_case 0 'What the figures say' 'What the figures say' "performance.md's figures as committed"
 quote_case 1 '+1341.3' '+1341.8' 'a quoted figure changed'
@@ -649,6 +658,39 @@ quote_case 1 '+48.2' '+48.1' 'a figure of another run (patch 23 on x86-64, arm64
 quote_case 1 '(2026-12-01, ' '(' "an older run's paragraph without its date"
 quote_case 0 '1276 and 819' '1276.4 and 819.2' "figures inside a dated older run's paragraph"
 quote_case 1 'up to: Beside other' 'up to: Besides other' "an 'up to' heading not in the section"
+
+# docs.py's picture check on a copy of README.md whose picture marker and
+# image point at a copy of the committed latency heat map, with one
+# change planted: a stale picture (a cell's colour), the picture of
+# another capture, an image line that shows another file.
+make -s -C "$REPO/tools/schedpoints" schedpoints >&2
+picture_case() { # WANT-STATUS OLD NEW DESCRIPTION (OLD -> NEW in the SVG, or with
+	# "readme:" first, in the README's copy)
+	python3 - "$2" "$3" "$REPO" "$tmp" <<'PY'
+import re, sys
+old, new, repo, tmp = sys.argv[1:]
+svg = open(repo + '/Documentation/images/heatmap-latency.svg').read()
+doc = open(repo + '/README.md').read()
+doc = doc.replace('file: Documentation/images/heatmap-latency.svg',
+                  'file: %s/pic.svg' % tmp)
+doc = doc.replace('](Documentation/images/heatmap-latency.svg)',
+                  '](%s/pic.svg)' % tmp)
+if old.startswith('readme:'):
+    old = old[len('readme:'):]
+    assert old in doc
+    doc = doc.replace(old, new, 1)
+else:
+    assert re.search(old, svg)
+    svg = re.sub(old, new, svg, count=1)
+open(tmp + '/pic.svg', 'w').write(svg)
+open(tmp + '/README.md', 'w').write(doc)
+PY
+	docs_case "$1" --pictures "$tmp/README.md" "$4"
+}
+picture_case 0 'svg' 'svg' "the README's latency heat map as committed"
+picture_case 1 'fill="#[0-9a-f]{6}" stroke="#ffffff"' 'fill="#000000" stroke="#ffffff"' 'a stale picture (a cell of another colour)'
+picture_case 1 'readme:guest-demo-caller.txt | source: /host/sched_points.txt | file:' 'guest-demo-effective.txt | source: /host/sched_points.txt | file:' 'the picture of another capture'
+picture_case 1 'readme:pic.svg)' 'other.svg)' 'an image line that shows another file'
 
 w=$t/warnings
 out=$("$REPO/scripts/new-warnings.sh" "$w/before.log" "$w/after-new-instance.log") || true

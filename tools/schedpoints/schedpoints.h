@@ -670,6 +670,13 @@ struct sp_result {
 	bool delta;		/* interval mode */
 	bool exited_shown;	/* a shown group is a row of exited tasks */
 	double interval;	/* seconds, <= 0: unknown */
+	/*
+	 * heatmap --buckets: groups left out for holding no off-CPU time (no
+	 * bucket: preempt and cond_resched calls), and their kinds (bits
+	 * 1 << SP_KIND_*, with SP_K_KIND).
+	 */
+	uint32_t ntimeless;
+	unsigned timeless_kinds;
 };
 
 struct sp_matrix {

@@ -13,7 +13,9 @@
  * " [module]" or " (pid)" kept.
  *
  * heatmap --buckets draws the latency picture instead: one row per call
- * site (the rows of the sites view: -n, --sort, --group, filters), one
+ * site (the rows of the sites view: -n, --sort, --group, filters) that has
+ * off-CPU time (the others, not timed, would be empty rows: they are left
+ * out, and a line under the title counts them), one
  * column per log2 bucket of off-CPU time (from the lowest to the highest
  * bucket any shown row holds), each cell coloured by its calls, on the
  * same scale and legend; the tooltip says the bucket's range, its calls
@@ -222,10 +224,13 @@ static void text_at(FILE *fp, double x, double y, const char *anchor,
 
 /*
  * The document's start: its size for ncols x nrows cells at (left, top), a
- * white background, the title and the source.
+ * white background, the title, the source and, if not NULL, a note under
+ * it (at y NOTE_Y: the caller's top leaves room for it).
  */
+#define NOTE_Y	44
 static void svg_start(FILE *fp, const struct sp_store *st, const char *title,
-		      double left, double top, size_t ncols, size_t nrows)
+		      const char *note, double left, double top, size_t ncols,
+		      size_t nrows)
 {
 	char name[4 * sizeof(st->name) + 1];
 	double width = left + (double)ncols * CELL + 24, height;
@@ -236,6 +241,8 @@ static void svg_start(FILE *fp, const struct sp_store *st, const char *title,
 		width = left + 60 * CHAR_W;
 	if (width < 16 + (double)strlen(title) * 8)
 		width = 16 + (double)strlen(title) * 8;
+	if (note && width < 16 + (double)strlen(note) * CHAR_W)
+		width = 16 + (double)strlen(note) * CHAR_W;
 	height = top + (double)nrows * CELL + 80;
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -248,6 +255,11 @@ static void svg_start(FILE *fp, const struct sp_store *st, const char *title,
 	sp_escape(name, st->name, strlen(st->name), 0);
 	xml_text(fp, name);
 	fputs("</text>\n", fp);
+	if (note) {
+		fputs("<text x=\"8\" y=\"" STR(NOTE_Y) "\" fill=\"#555555\">", fp);
+		xml_text(fp, note);
+		fputs("</text>\n", fp);
+	}
 }
 
 /* The label of column c, upright above it. */
@@ -382,7 +394,7 @@ void sp_svg_matrix(struct sp_out *out, const struct sp_matrix *m)
 		 cols->nshown, cols->ngroups, sp_site_label(rows->o), v1);
 	left = 12 + (double)lw * CHAR_W;
 	top = 48 + (double)th * CHAR_W;		/* column labels upright */
-	svg_start(fp, rows->st, title, left, top, cols->nshown, rows->nshown);
+	svg_start(fp, rows->st, title, NULL, left, top, cols->nshown, rows->nshown);
 
 	/* column labels */
 	for (c = 0; c < cols->nshown; c++) {
@@ -472,6 +484,35 @@ static void part_label(const struct sp_result *r, const struct sp_group *g,
 	snprintf(label + n, len - n, "%s", part_names[part]);
 }
 
+/*
+ * The latency picture's note on the sites it leaves out (sp_view_build():
+ * those without off-CPU time, which would be empty rows), or "".
+ */
+static void timeless_note(const struct sp_result *r, char *buf, size_t len)
+{
+	const char *what = sp_site_label(r->o);
+	unsigned k, n = 0, i;
+	size_t at;
+
+	*buf = '\0';
+	if (!r->ntimeless)
+		return;
+	at = (size_t)snprintf(buf, len, "left out: %u %s%s without off-CPU time, whose row%s would be empty",
+			      r->ntimeless, what, r->ntimeless == 1 ? "" : "s",
+			      r->ntimeless == 1 ? "" : "s");
+	for (k = 0; k < 32; k++)
+		n += !!(r->timeless_kinds & 1u << k);
+	for (k = 0, i = 0; k < 32 && at < len; k++) {
+		if (!(r->timeless_kinds & 1u << k))
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       i++ ? ", " : n > 1 ? " (kinds " : " (kind ",
+				       sp_kind_name(k));
+	}
+	if (n && at < len)
+		snprintf(buf + at, len - at, ")");
+}
+
 void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 {
 	static const enum sp_col pcts[3][2] = {
@@ -480,7 +521,7 @@ void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 	};
 	FILE *fp = out->fp;
 	size_t lw = 10, clen = SP_MAX_LINE + 32, c;
-	char *label, *cut, fill[16], title[320], lo[64], hi[64];
+	char *label, *cut, fill[16], title[320], lo[64], hi[64], note[256];
 	unsigned first = SP_HIST_N, last = 0, f, l, b;
 	unsigned parts = r->o->split && r->split && r->hist ? 3 : 1;
 	sp_u128 max = 0, min = 0;
@@ -517,9 +558,13 @@ void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 		 "sched_points: off-CPU time%s per %s, log2 buckets (%u of %u %ss)",
 		 parts > 1 ? ", its wait and run delay" : "",
 		 sp_site_label(r->o), r->nshown, r->ngroups, sp_site_label(r->o));
+	timeless_note(r, note, sizeof(note));
 	left = 12 + (double)lw * CHAR_W;
 	top = 48 + 18 * CHAR_W;		/* "1.02us..2.05us" upright */
-	svg_start(fp, r->st, title, left, top, last - first + 1, nrows);
+	if (*note)
+		top += 14;
+	svg_start(fp, r->st, title, *note ? note : NULL, left, top,
+		  last - first + 1, nrows);
 	for (b = first; b <= last; b++) {
 		fmt_value(true, lo, sizeof(lo), sp_hist_lower(b));
 		if (sp_hist_upper(b))
@@ -566,8 +611,12 @@ void sp_svg_buckets(struct sp_out *out, const struct sp_result *r)
 		}
 		free(xlabel);
 	}
-	if (!r->nshown)
+	if (!r->nshown && r->ntimeless) {
+		snprintf(title, sizeof(title), "no %s with off-CPU time", sp_site_label(r->o));
+		text_at(fp, left, top + 12, "start", title);
+	} else if (!r->nshown) {
 		text_at(fp, left, top + 12, "start", "no data");
+	}
 	legend(fp, false, left, top + (double)nrows * CELL + 30, what, min, max);
 	fputs("</svg>\n", fp);
 	free(cut);

@@ -1330,6 +1330,28 @@ static void finish(struct sp_result *r, const enum sp_sort *keys,
 				r->groups[n++] = r->groups[i];
 		r->ngroups = n;
 	}
+	/*
+	 * The latency picture draws off-CPU time: a group without any (no
+	 * bucket: preempt and cond_resched calls and rt-mutex waits are not
+	 * timed) would be an empty row, and such rows were most of the demo's picture (issue 35).
+	 * Left out before -n takes its top; the picture says how many.
+	 */
+	if (r->o->buckets && r->o->format == SP_FMT_SVG && r->hist) {
+		uint32_t n = 0;
+
+		for (i = 0; i < r->ngroups; i++) {
+			const struct sp_group *g = &r->groups[i];
+
+			if (sp_hist_calls(sp_group_hist(r, g))) {
+				r->groups[n++] = *g;
+				continue;
+			}
+			r->ntimeless++;
+			if (r->keys & SP_K_KIND)
+				r->timeless_kinds |= 1u << g->kind;
+		}
+		r->ngroups = n;
+	}
 	sp_keymap_free(&r->gindex);	/* its indexes are stale once sorted */
 	if (r->ngroups > 1)
 		sort_groups(r, &ctx, top);

@@ -8,7 +8,8 @@
 # any test failed.  A tool the tests need that is missing is a failure (see
 # need below); there are no skips.  Tests check numbers
 # (totals across views, single slices), exact error messages and exit
-# statuses.  Any tests/fixtures/guest-*.txt (real captures from the guest)
+# statuses.  Any tests/fixtures/guest-*.txt (real captures from the guest;
+# those of /proc/sched_points_wakers, guest-*wakers*, are the docs check's)
 # is picked up and checked for totals that agree across views.  Sums are
 # exact (bc): off-CPU time sums go beyond 2^64.
 #
@@ -296,6 +297,9 @@ done
 guests=0
 for f in "$FIX2"/guest-*.txt; do
 	[ -e "$f" ] || continue
+	# a capture of /proc/sched_points_wakers (-W), another format: the
+	# docs check reads it (scripts/docs.py, README.md's wakers outputs)
+	case $(basename "$f") in guest-*wakers*) continue ;; esac
 	guests=$((guests + 1))
 	sp -f "$f" >/dev/null 2>"$OUT/guest.err"
 	eq "$(basename "$f"): parses" "$?:$(cat "$OUT/guest.err")" "0:"
@@ -1158,6 +1162,32 @@ eq "heatmap --buckets: bucket columns from the lowest to the highest held, a too
 	"0ns..1.02us 17.2s..inf :1"
 eq "heatmap --buckets -n 2: 2 rows" "$(sp -f "$V3" heatmap --buckets -n 2 | grep -c 'text-anchor="end">[a-z_]*:')" "2"
 eq "heatmap --buckets -T -n 1: rows by time" "$(sp -f "$V3" heatmap --buckets -T -n 1 | grep -o 'text-anchor="end">[a-z_]*:[^<]*' | sed 's/.*">//')" "sleep:schedule_timeout+0x8b/0x140"
+# The demo's capture: most of its sites are preempt sites, which are not
+# timed; as rows of the latency picture they were empty (issue 35).
+GD=$FIX2/guest-demo-caller.txt
+sp -f "$GD" heatmap --buckets >"$OUT/gd-buckets.svg"
+sp -f "$GD" -F csv -n 0 sites | csv_records | awk -F, 'NR > 1 { print ($2 == 0 ? "untimed" : "timed"), $(NF - 1) ":" $NF }' >"$OUT/gd-sites"
+eq "heatmap --buckets on the demo's capture: a row for each site with off-CPU time, no other" \
+	"$(grep -o 'text-anchor="end">[a-z_]*:[^<]*' "$OUT/gd-buckets.svg" | wc -l | tr -d ' '):$(grep -c 'text-anchor="end">preempt:' "$OUT/gd-buckets.svg")" \
+	"$(grep -c '^timed' "$OUT/gd-sites"):0"
+eq "heatmap --buckets: every row drawn holds a cell" \
+	"$(grep -o 'text-anchor="end">[a-z_]*:[^<]*' "$OUT/gd-buckets.svg" | wc -l | tr -d ' ')" \
+	"$(grep -o '<title>[a-z_]*:[^,]*,' "$OUT/gd-buckets.svg" | sort -u | wc -l | tr -d ' ')"
+eq "heatmap --buckets: the picture says how many sites it left out and why" \
+	"$(grep -c '<text x="8" y="44" fill="#555555">left out: 20 sites without off-CPU time, whose rows would be empty (kind preempt)</text>' "$OUT/gd-buckets.svg"):$(grep -c '^untimed preempt:' "$OUT/gd-sites"):$(grep -c '^untimed' "$OUT/gd-sites")" \
+	"1:20:20"
+eq "heatmap --buckets -n 8: the top 8 sites with off-CPU time (the sixth by count is a preempt site)" \
+	"$(sp -f "$GD" heatmap --buckets -n 8 | grep -o '<title>[^,]*,' | sed 's/<title>//; s/,$//' | awk '!seen[$0]++' | tr '\n' ' ')" \
+	"$(grep '^timed' "$OUT/gd-sites" | head -n 8 | sed 's/^timed //' | tr '\n' ' ')"
+eq "heatmap --buckets --kind preempt: nothing to draw, and why" \
+	"$(sp -f "$GD" heatmap --buckets --kind preempt | grep -c 'left out: 20 sites without\|>no site with off-CPU time<')" "2"
+eq "heatmap --buckets --split: the wait and run delay rows of timed sites only" \
+	"$(sp -f "$GD" heatmap --buckets --split | grep -c 'text-anchor="end">[a-z_]*:'):$(sp -f "$GD" heatmap --buckets --split | grep -c 'left out: 20 sites')" \
+	"$(( $(grep -c '^timed' "$OUT/gd-sites") * 3 )):1"
+eq "heatmap --buckets --kind sleep: every site timed, no note" \
+	"$(sp -f "$GD" heatmap --buckets --kind sleep | grep -c 'left out\|y="44"')" "0"
+xmllint --noout "$OUT/gd-buckets.svg" 2>"$OUT/x"
+eq "heatmap --buckets on the demo's capture: well-formed" "$?:$(cat "$OUT/x")" "0:"
 # interval mode: bucket deltas; a bucket going back is a reset
 printf '%b' "${HDR}1\t1\tsleep\t5\t10000\t3000\t10:3,11:2\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/h1.txt"
 printf '%b' "${HDR}1\t1\tsleep\t9\t20000\t3000\t10:4,11:5\tffffffff81000000\tf+0x1/0x2\tx\n" >"$OUT/h2.txt"
