@@ -623,6 +623,8 @@ FIXTURE(sp) {
 	unsigned long long saved_kinds;
 	unsigned long long saved_hist;
 	unsigned long long saved_wakers;
+	/* the test gave the tables waker cells: free them after it */
+	bool free_tables;
 	char saved_mode[SP_WORD_MAX];
 	char saved_preempt[32];		/* "" unless a test changed it */
 	unsigned long long taint;
@@ -743,6 +745,7 @@ FIXTURE_SETUP(sp)
 	self->failslab_saved = false;
 	self->paranoid_saved = false;
 	self->nr_chmod = 0;
+	self->free_tables = false;
 
 	if (geteuid() != 0)
 		SP_SKIP(return, "must be run as root");
@@ -831,6 +834,12 @@ FIXTURE_TEARDOWN(sp)
 
 	/* entries, mode, time and kinds: -EBUSY while enabled */
 	EXPECT_EQ(0, sp_write(SP_ENABLE, "0"));
+	/*
+	 * Waker cells stay until the tables are freed: later tests that
+	 * check the tables' bytes must not find them.
+	 */
+	if (self->free_tables)
+		EXPECT_EQ(0, sp_write(SP_FREE, "1"));
 	if (!sp_read_uint(SP_ENTRIES, &v) && v != self->saved_entries)
 		EXPECT_EQ(0, sp_write_uint(SP_ENTRIES, self->saved_entries));
 	EXPECT_EQ(0, sp_write(SP_MODE, self->saved_mode));
@@ -2084,7 +2093,6 @@ TEST_F_TIMEOUT(sp, sites_under_kretprobe_then_function_graph, T_LONG)
 
 #define SP_CPU_POSSIBLE	"/sys/devices/system/cpu/possible"
 #define SP_CPU_ONLINE	"/sys/devices/system/cpu/online"
-#define SP_FREE		SP_DIR "/free"
 /* All tables together take at most a quarter of RAM (MemTotal). */
 #define SP_RAM_SHARE	4ULL
 /*
@@ -2118,6 +2126,8 @@ static int read_cpus(struct sp_cpus *c)
  */
 #define SP_ENTRY_BYTES		64ULL
 #define SP_SPLIT_BYTES		32ULL
+/* Waker cells an entry: 4 of 40 bytes, unlisted, 4 histograms (patch 24). */
+#define SP_WAKERS_BYTES		584ULL
 #define SP_FILL_ORDER_BYTES	4ULL
 
 /*
@@ -2187,6 +2197,15 @@ TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
 	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	expect_table_bytes(_metadata, &cpus, sizes[0], SP_ENTRY_BYTES);
+	/* wakers on: its cells and the split, kept until freed */
+	self->free_tables = true;
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_WAKERS, "1"));
+	expect_table_bytes(_metadata, &cpus, sizes[0],
+			   SP_ENTRY_BYTES + SP_SPLIT_BYTES + SP_WAKERS_BYTES);
+	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
+	expect_table_bytes(_metadata, &cpus, sizes[0],
+			   SP_ENTRY_BYTES + SP_SPLIT_BYTES + SP_WAKERS_BYTES);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -3073,6 +3092,7 @@ TEST_F_TIMEOUT(sp, bad_writes_hist, T_SHORT)
 
 TEST_F_TIMEOUT(sp, bad_writes_wakers, T_SHORT)
 {
+	self->free_tables = true;
 	check_bad_switch(_metadata, SP_WAKERS);
 }
 
@@ -6675,6 +6695,9 @@ TEST_F_TIMEOUT(sp, hist_reset_and_switch, T_SHORT)
 
 	if (!load_test_module(_metadata, self))
 		return;
+	/* Tables made afresh: their bytes are those of the switches now. */
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
 	ASSERT_EQ(0, sp_configure_hist());
 	for (n = 0; n < 5; n++)
 		ASSERT_EQ(0, sp_write(SP_MOD_NAP, "2"));
@@ -7690,9 +7713,12 @@ out:
 }
 
 /* Accounting on in @mode with time and wakers (which turn time on). */
-static int wk_configure(const char *mode)
+static int wk_configure(FIXTURE_DATA(sp) *self, const char *mode)
 {
-	int ret = sp_configure(mode, 1, 0);
+	int ret;
+
+	self->free_tables = true;
+	ret = sp_configure(mode, 1, 0);
 
 	if (!ret)
 		ret = sp_write(SP_ENABLE, "0");
@@ -7986,6 +8012,7 @@ TEST_F_TIMEOUT(sp, wakers_switch_needs_time, T_SHORT)
 {
 	unsigned long long v;
 
+	self->free_tables = true;
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
 	ASSERT_EQ(0, sp_read_uint(SP_WAKERS, &v));
@@ -8013,7 +8040,7 @@ TEST_F_TIMEOUT(sp, wakers_switch_needs_time, T_SHORT)
  * try_to_wake_up() when @kretprobe names one.
  */
 static void wk_pipe_oracle(struct __test_metadata *_metadata,
-			   const char *kretprobe)
+			   FIXTURE_DATA(sp) *self, const char *kretprobe)
 {
 	struct wk_traced t[64];
 	char err[SP_ERR_MAX], trig[256], comm[32];
@@ -8025,7 +8052,7 @@ static void wk_pipe_oracle(struct __test_metadata *_metadata,
 	bool line = false;
 
 	ASSERT_EQ(0, pipe(p));
-	ASSERT_EQ(0, wk_configure("effective"));
+	ASSERT_EQ(0, wk_configure(self, "effective"));
 	/* and histograms, whose buckets wk_read() adds up */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	ASSERT_EQ(0, sp_write(SP_HIST, "1"));
@@ -8084,7 +8111,7 @@ static void wk_pipe_oracle(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
 {
-	wk_pipe_oracle(_metadata, NULL);
+	wk_pipe_oracle(_metadata, self, NULL);
 }
 
 /*
@@ -8095,7 +8122,7 @@ TEST_F_TIMEOUT(sp, wakers_pipe_effective_oracle, T_LONG)
  */
 TEST_F_TIMEOUT(sp, wakers_pipe_under_kretprobe, T_LONG)
 {
-	wk_pipe_oracle(_metadata, "sp_wkttwu");
+	wk_pipe_oracle(_metadata, self, "sp_wkttwu");
 }
 
 /*
@@ -8117,7 +8144,7 @@ TEST_F_TIMEOUT(sp, wakers_futex_caller_oracle, T_LONG)
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, word);
 	*word = 0;
-	ASSERT_EQ(0, wk_configure("caller"));
+	ASSERT_EQ(0, wk_configure(self, "caller"));
 	ASSERT_EQ(0, sp_child_start(&c, "sp_wkfutex", child_wk_futex, word));
 	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
 		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
@@ -8159,7 +8186,7 @@ TEST_F_TIMEOUT(sp, wakers_timer_effective_oracle, T_LONG)
 	int i, nt;
 	size_t j;
 
-	ASSERT_EQ(0, wk_configure("effective"));
+	ASSERT_EQ(0, wk_configure(self, "effective"));
 	ASSERT_EQ(0, sp_child_start(&c, "sp_wknapper", child_wk_naps,
 				    (void *)(long)WK_ROUNDS));
 	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
@@ -8212,7 +8239,7 @@ TEST_F_TIMEOUT(sp, wakers_timeout_timer_context, T_LONG)
 
 	if (!load_test_module(_metadata, self))
 		return;
-	ASSERT_EQ(0, wk_configure("effective"));
+	ASSERT_EQ(0, wk_configure(self, "effective"));
 	ASSERT_EQ(0, wk_trace_add(me, trig, sizeof(trig)))
 		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
 	ASSERT_EQ(0, sp_write_uint(SP_MOD_TIMEOUT, WK_ROUNDS));
@@ -8262,7 +8289,7 @@ TEST_F_TIMEOUT(sp, wakers_completion_kthread, T_LONG)
 
 	if (!load_test_module(_metadata, self))
 		return;
-	ASSERT_EQ(0, wk_configure("effective"));
+	ASSERT_EQ(0, wk_configure(self, "effective"));
 	ASSERT_EQ(0, wk_trace_add(me, trig, sizeof(trig)))
 		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
 	ASSERT_EQ(0, sp_write_uint(SP_MOD_COMPLETE, WK_ROUNDS));

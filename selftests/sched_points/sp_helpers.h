@@ -45,6 +45,7 @@
 #define SP_HIST		SP_DIR "/hist"
 #define SP_BLOCKED	"/proc/sched_points_blocked"
 #define SP_WAKERS	SP_DIR "/wakers"
+#define SP_FREE		SP_DIR "/free"
 #define SP_WAKERS_PROC	"/proc/sched_points_wakers"
 
 /* The major version of the format, the only one read. */
