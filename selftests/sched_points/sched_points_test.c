@@ -8007,6 +8007,31 @@ static void wk_check(struct __test_metadata *_metadata,
 	}
 }
 
+/*
+ * The traced timer wakeups of @pid (a stack past a timer's callback or
+ * at the code that runs timers) and ours with context timer at the same
+ * sites, summed into *@traced and *@ours.
+ */
+static void wk_timer_wakeups(struct __test_metadata *_metadata,
+			     const struct wk_view *v,
+			     const struct wk_traced *t, int nt, pid_t pid,
+			     unsigned long long *traced,
+			     unsigned long long *ours)
+{
+	unsigned long long n;
+	int i;
+
+	for (i = 0; i < nt; i++) {
+		if (t[i].pid != (unsigned int)pid || !t[i].timer)
+			continue;
+		n = wk_ours(v, pid, t[i].site, "timer");
+		*traced += t[i].count;
+		*ours += n;
+		TH_LOG("timer wakeups at %s: traced %llu, ours %llu",
+		       t[i].site, t[i].count, n);
+	}
+}
+
 /* Wakers need time: on turns it on, time off turns them off; -EBUSY on. */
 TEST_F_TIMEOUT(sp, wakers_switch_needs_time, T_SHORT)
 {
@@ -8183,7 +8208,7 @@ TEST_F_TIMEOUT(sp, wakers_timer_effective_oracle, T_LONG)
 	struct sp_child c;
 	struct wk_view v;
 	struct sp_view pv;
-	int i, nt;
+	int nt;
 	size_t j;
 
 	ASSERT_EQ(0, wk_configure(self, "effective"));
@@ -8198,15 +8223,7 @@ TEST_F_TIMEOUT(sp, wakers_timer_effective_oracle, T_LONG)
 	ASSERT_LE(0, nt);
 	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
-	for (i = 0; i < nt; i++) {
-		if (t[i].pid != (unsigned int)c.pid || !t[i].timer)
-			continue;
-		traced += t[i].count;
-		ours += wk_ours(&v, c.pid, t[i].site, "timer");
-		TH_LOG("timer wakeups at %s: traced %llu, ours %llu",
-		       t[i].site, t[i].count, wk_ours(&v, c.pid, t[i].site,
-						       "timer"));
-	}
+	wk_timer_wakeups(_metadata, &v, t, nt, c.pid, &traced, &ours);
 	for (j = 0; j < pv.nr; j++)
 		if (pv.e[j].pid == (unsigned int)c.pid &&
 		    strstr(pv.e[j].symbol, "nanosleep"))
@@ -8235,7 +8252,7 @@ TEST_F_TIMEOUT(sp, wakers_timeout_timer_context, T_LONG)
 	pid_t me = getpid();
 	struct sp_view pv;
 	struct wk_view v;
-	int i, nt, lines;
+	int nt, lines;
 
 	if (!load_test_module(_metadata, self))
 		return;
@@ -8250,15 +8267,7 @@ TEST_F_TIMEOUT(sp, wakers_timeout_timer_context, T_LONG)
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
 	calls = sp_count(&pv, me, sp_is_module_timeout, &lines);
 	sp_view_free(&pv);
-	for (i = 0; i < nt; i++) {
-		if (t[i].pid != (unsigned int)me || !t[i].timer)
-			continue;
-		traced += t[i].count;
-		ours += wk_ours(&v, me, t[i].site, "timer");
-		TH_LOG("timer wakeups at %s: traced %llu, ours %llu",
-		       t[i].site, t[i].count, wk_ours(&v, me, t[i].site,
-						       "timer"));
-	}
+	wk_timer_wakeups(_metadata, &v, t, nt, me, &traced, &ours);
 	free(v.l);
 	EXPECT_LE((unsigned long long)WK_ROUNDS, traced);
 	EXPECT_EQ(calls, ours);
