@@ -111,7 +111,7 @@ END {
 	onh = ref["series"] && has("series", "on", "hb_ns_per_run") ? hbadded("series", "on") : 0
 	# The peers, and which of them answer the same question as the series
 	# on (counts by task and call site).
-	np = split("kprobe_hist kprobe_hist_traced bpftrace_kprobe bpftrace_kfunc bpftrace_kfunc_tid bpftrace_tp bpftrace_tp_time", peers, " ")
+	np = split("kprobe_hist kprobe_hist_traced bpftrace_kprobe bpftrace_kfunc bpftrace_kfunc_tid bpftrace_tp bpftrace_tp_time bpftrace_offwake", peers, " ")
 	pl["kprobe_hist"] = "kprobe (ftrace) on schedule + hist trigger by pid and caller"
 	pl["kprobe_hist_traced"] = "kprobe + hist trigger, event also enabled (traced)"
 	pl["bpftrace_kprobe"] = "bpftrace kprobe:schedule, @[tid, caller] = count()"
@@ -119,6 +119,7 @@ END {
 	pl["bpftrace_kfunc_tid"] = "bpftrace kfunc:schedule, @[tid] = count() (no caller: the floor)"
 	pl["bpftrace_tp"] = "bpftrace tracepoint:sched:sched_switch, @[tid, kstack(3)] = count()"
 	pl["bpftrace_tp_time"] = "bpftrace sched_switch with off-CPU time, @[tid, kstack(3)] = stats(ns)"
+	pl["bpftrace_offwake"] = "bpftrace sched_waking + sched_switch (offwaketime), @[tid, kstack(3), waker kstack(8)] = stats(ns)"
 	same["kprobe_hist"] = same["bpftrace_kprobe"] = same["bpftrace_kfunc"] = same["bpftrace_tp"] = 1
 	cheap = ""
 	for (i = 1; i <= np; i++)
@@ -192,26 +193,30 @@ END {
 	if (cheap != "" && onp > 0) {
 		print "## The series against each peer"
 		print ""
-		print "The ratio of each peer'"'"'s added cost per schedule() call to the series'"'"' (on; for the off-CPU time peer, time=1), on each workload. Where the series'"'"' cost on the many-task workload is within its uncertainty (± half the ranges of it and vanilla, per call), the ratio is a lower bound: the peer'"'"'s cost over the series'"'"' cost plus that uncertainty."
+		print "The ratio of each peer'"'"'s added cost per schedule() call to the series'"'"' (on; for the off-CPU time peer, time=1; for the waker peer, wakers=1 in the effective mode, whose waker is past the helpers as the peer'"'"'s stack shows it), on each workload. Where the series'"'"' cost on the many-task workload is within its uncertainty (± half the ranges of it and vanilla, per call), the ratio is a lower bound: the peer'"'"'s cost over the series'"'"' cost plus that uncertainty."
 		print ""
 		print "| peer | ping-pong (pipe) | ratio | many tasks | ratio |"
 		print "| --- | ---: | ---: | ---: | ---: |"
 		t1p = has("series", "time=1", "pipe_ns_per_round") ? added("series", "time=1", "pipe") : 0
 		t1h = ref["series"] && has("series", "time=1", "hb_ns_per_run") ? hbadded("series", "time=1") : 0
 		uon = hbunc("series", "on"); ut1 = has("series", "time=1", "hb_ns_per_run") ? hbunc("series", "time=1") : 0
+		wep = has("series", "effective+wakers=1", "pipe_ns_per_round") ? added("series", "effective+wakers=1", "pipe") : 0
 		for (i = 1; i <= np; i++) {
 			c = peers[i]
 			if (!has("peer", c, "pipe_ns_per_round")) continue
-			bp1 = (c == "bpftrace_tp_time") ? t1p : onp
+			bp1 = (c == "bpftrace_tp_time") ? t1p : (c == "bpftrace_offwake") ? wep : onp
 			bh1 = (c == "bpftrace_tp_time") ? t1h : onh
 			uh1 = (c == "bpftrace_tp_time") ? ut1 : uon
-			hbp = has("peer", c, "hb_ns_per_run") && ref["peer"]
+			# No many-task run for the effective mode with wakers.
+			hbp = has("peer", c, "hb_ns_per_run") && ref["peer"] && c != "bpftrace_offwake"
 			r1 = bp1 > 0 ? sprintf("%.1fx", added("peer", c, "pipe") / bp1) : "-"
 			h1 = hbp ? sprintf("%+.1f", hbadded("peer", c)) : "-"
 			r2 = hbp && ref["series"] ? ratio(hbadded("peer", c), bh1, uh1) : "-"
 			printf "| %s%s | %+.1f | %s | %s | %s |\n", pl[c], c == cheap ? " (the cheapest that counts by task and caller)" : "",
 				added("peer", c, "pipe"), r1, h1, r2
 		}
+		if (wep > 0)
+			printf "| series, on, effective mode, wakers=1 (for the waker peer) | %+.1f | 1x | - | - |\n", wep
 		printf "| series, on (time=1 for the time peer) | %+.1f (%+.1f) | 1x | %s (%s) | 1x |\n", onp, t1p,
 			ref["series"] ? sprintf("%+.1f ±%.0f", onh, uon) : "-", ref["series"] && t1h ? sprintf("%+.1f ±%.0f", t1h, ut1) : "-"
 		print ""
