@@ -29,14 +29,19 @@ on the line before it, one of these markers:
       another machine); each "make TARGET" must be a target of its Makefile.
   <!-- quoted from: FILE [| section: HEADING [| up to: HEADING2]] -->
       Not before a block: the text after it, up to the next heading,
-      quotes FILE's figures; each decimal number with a point must be
-      in FILE as written: with a section, in FILE's section of that
-      heading (up to the next heading of its level or above), and with
-      "up to", only in its part before the heading HEADING2 (which must
-      be in it). Besides README.md, the user guide and the tool's
+      quotes FILE's figures; each decimal number with a point, and each
+      whole number of three digits or more (not in a date, a word or a
+      version), must be in FILE as written: with a section, in FILE's
+      section of that heading (up to the next heading of its level or
+      above), and with "up to", only in its part before the heading
+      HEADING2 (which must be in it). Besides README.md, the user guide and the tool's
       README, Documentation/performance.md is read for these markers,
       and its "What the figures say" must open with one that quotes its
       "Latest results" (the figures of one run).
+  <!-- derived: N = EXPR[; N2 = EXPR2 ...] -->
+      Inside a quote: whole numbers the text works out from FILE's
+      (EXPR: FILE's numbers, + - * / and parentheses), each checked to
+      be EXPR rounded up or down, and then allowed in the text.
   <!-- older run: YYYY-MM-DD -->
       Inside a quote: the paragraph after it (up to a blank line) states
       figures of an older run, which it must date (the marker's date in
@@ -72,6 +77,7 @@ parses as the tool reads it. Prints TAP (a plan last) and exits 1
 on any failure.
 """
 import difflib
+import math
 import os
 import re
 import shlex
@@ -440,6 +446,11 @@ def list_names(text):
 
 
 FIGURE = re.compile(r'(?<![\d.])\d+\.\d+(?!\.?\d)')
+# A whole number of three digits or more, as prose states a count, a size
+# or a time: not part of a decimal, a date, a word (x86_64, 100k, 0x40),
+# a version (6.12.118) or an expression (2^20).
+WHOLE = re.compile(r'(?<![\w.,^/:-])\d{3,}(?![\w.,^-]?\d)(?![\w^])')
+DERIVED = re.compile(r'^\s*<!-- derived: (.*?)\s*-->$')
 QUOTING = DOCS + ['Documentation/performance.md']
 # (doc, its section, the section of the same doc it must quote)
 QUOTES_REQUIRED = [('Documentation/performance.md', 'What the figures say',
@@ -482,13 +493,41 @@ def quoted_text(fields):
     return '\n'.join(body), None
 
 
+def derived(expr, have):
+    """The numbers that '<!-- derived: N = EXPR; ... -->' lets a quote
+    state, and what is wrong with it: each N must be what EXPR (numbers
+    of the quoted text, + - * / and parentheses) comes to, rounded up or
+    down."""
+    ok, why = set(), []
+    for part in filter(None, (x.strip() for x in expr.split(';'))):
+        m = re.fullmatch(r'(\d+) = ([\d.+\-*/() ]+)', part)
+        if not m:
+            why.append('derived "%s": not "N = EXPR"' % part)
+            continue
+        n, e = m.group(1), m.group(2)
+        alien = [x for x in re.findall(r'\d+(?:\.\d+)?', e) if x not in have]
+        if alien:
+            why.append('derived "%s": %s not in the quoted text'
+                       % (part, ' '.join(alien)))
+            continue
+        value = eval(e, {'__builtins__': {}})  # digits and operators only
+        if int(n) not in (math.floor(value), math.ceil(value)):
+            why.append('derived "%s": EXPR comes to %s' % (part, value))
+            continue
+        ok.add(n)
+    return ok, why
+
+
 def check_quotes(docs=QUOTING):
     """A section marked '<!-- quoted from: FILE -->' quotes FILE's
-    figures: every decimal number with a point in it, up to the next
-    heading, is in FILE (or the section of FILE the marker names) as it
-    is, so that a regenerated FILE fails the quote until it is quoted
-    again. A paragraph marked '<!-- older run: DATE -->' is exempt, and
-    must say DATE."""
+    figures: every decimal number with a point in it, and every whole
+    number of three digits or more, up to the next heading, is in FILE
+    (or the section of FILE the marker names) as it is, so that a
+    regenerated FILE fails the quote until it is quoted again. A whole
+    number computed from FILE's is stated with its computation in a
+    '<!-- derived: N = EXPR; ... -->' line, which is checked. A
+    paragraph marked '<!-- older run: DATE -->' is exempt, and must say
+    DATE."""
     for doc in docs:
         lines = read(doc).split('\n')
         for i, ln in enumerate(lines):
@@ -498,10 +537,17 @@ def check_quotes(docs=QUOTING):
             fields = parse_fields('file: ' + m.group(1))
             src, wrong = quoted_text(fields)
             have = set(FIGURE.findall(src))
+            whole = set(re.findall(r'\d+', src))
             body, older, why = [], None, []
             for k, b in enumerate(lines[i + 1:], i + 2):
                 if b.startswith('#'):
                     break
+                d = DERIVED.match(b)
+                if d:
+                    ok, bad = derived(d.group(1), have | whole)
+                    whole |= ok
+                    why += ['%s:%d: %s' % (doc, k, x) for x in bad]
+                    continue
                 o = OLDER.match(b)
                 if o:
                     older = (o.group(1), k, [])
@@ -521,8 +567,14 @@ def check_quotes(docs=QUOTING):
             if older:
                 why.append('%s:%d: an older run\'s marker with no paragraph '
                            'ended by a blank line' % (doc, older[1]))
-            figs = FIGURE.findall('\n'.join(body))
+            text = '\n'.join(body)
+            figs = FIGURE.findall(text)
             missing = [f for f in figs if f not in have]
+            # Dates are not figures.
+            text = re.sub(r'\d{4}-\d\d-\d\d', '', text)
+            counts = WHOLE.findall(text)
+            missing += [f for f in counts if f not in whole]
+            figs += counts
             what = fields['file']
             if 'section' in fields:
                 what += ', section "%s"' % fields['section']

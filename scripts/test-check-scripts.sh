@@ -31,8 +31,10 @@
 #    text is new, moved lines are not), and env.sh's build_warnings on its
 #    build.log (objtool, modpost and each form of linker warning);
 #  - docs.py --quotes on a copy of Documentation/performance.md with a
-#    planted change in "What the figures say" (a figure not in the run of
-#    "Latest results", an undated older run);
+#    planted change in "What the figures say" (a figure or a whole number
+#    not in the run of "Latest results", a derived number computed wrong
+#    or from numbers not in it, one with no computation, an undated
+#    older run);
 #  - docs.py --pictures on a copy of README.md and of its latency heat map
 #    with a planted change (a stale picture, the picture of another
 #    capture, an image of another file);
@@ -658,6 +660,10 @@ quote_case 1 '+48.2' '+48.1' 'a figure of another run (patch 23 on x86-64, arm64
 quote_case 1 '(2026-12-01, ' '(' "an older run's paragraph without its date"
 quote_case 0 '1276 and 819' '1276.4 and 819.2' "figures inside a dated older run's paragraph"
 quote_case 1 'up to: Beside other' 'up to: Besides other' "an 'up to' heading not in the section"
+quote_case 1 'leave 2342 and' 'leave 2343 and' 'a quoted whole number changed'
+quote_case 1 '+ 24 + 66 -->' '+ 24 + 65 -->' 'a derived number whose computation comes to another'
+quote_case 1 '609 = 44 + 327' '609 = 45 + 326' "a derived number computed from numbers not in the run"
+quote_case 1 '408 = 1671168 / 4096; ' '' 'a worked-out number with no derived computation'
 
 # docs.py's picture check on a copy of README.md whose picture marker and
 # image point at a copy of the committed latency heat map, with one
