@@ -8154,8 +8154,11 @@ TEST_F_TIMEOUT(sp, wakers_pipe_under_kretprobe, T_LONG)
  * A futex waiter, each wait ended by our FUTEX_WAKE: in the caller mode
  * its waker is the caller of try_to_wake_up() (wake_up_q() for a futex
  * on x86-64), the frame after it in sched_waking's stacks, as often.
+ * With @kretprobe, a kretprobe of that name on try_to_wake_up() replaces
+ * the caller with its trampoline, which the note must see through.
  */
-TEST_F_TIMEOUT(sp, wakers_futex_caller_oracle, T_LONG)
+static void wk_futex_oracle(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(sp) *self, const char *kretprobe)
 {
 	struct wk_traced t[64];
 	char err[SP_ERR_MAX], trig[256];
@@ -8170,6 +8173,15 @@ TEST_F_TIMEOUT(sp, wakers_futex_caller_oracle, T_LONG)
 	ASSERT_NE(MAP_FAILED, word);
 	*word = 0;
 	ASSERT_EQ(0, wk_configure(self, "caller"));
+	if (kretprobe) {
+		snprintf(trig, sizeof(trig), "r4096:%s try_to_wake_up\n",
+			 kretprobe);
+		ASSERT_EQ(0, trace_append(TRACEFS "/kprobe_events", trig))
+			TH_LOG("kretprobe on try_to_wake_up (CONFIG_KPROBE_EVENTS?)");
+		snprintf(trig, sizeof(trig),
+			 TRACEFS "/events/kprobes/%s/enable", kretprobe);
+		ASSERT_EQ(0, sp_write(trig, "1"));
+	}
 	ASSERT_EQ(0, sp_child_start(&c, "sp_wkfutex", child_wk_futex, word));
 	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
 		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
@@ -8184,12 +8196,29 @@ TEST_F_TIMEOUT(sp, wakers_futex_caller_oracle, T_LONG)
 	ASSERT_EQ(0, sp_child_wait(c.pid));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	nt = wk_trace_take(trig, false, t, 64);
+	if (kretprobe)
+		kretprobe_del(kretprobe);
 	ASSERT_LE(0, nt);
 	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
 	EXPECT_STREQ("caller", v.mode);
 	wk_check(_metadata, &v, t, nt, c.pid, NULL, "task", WK_ROUNDS);
 	free(v.l);
 	munmap(word, sizeof(*word));
+}
+
+TEST_F_TIMEOUT(sp, wakers_futex_caller_oracle, T_LONG)
+{
+	wk_futex_oracle(_metadata, self, NULL);
+}
+
+/*
+ * The same under a kretprobe on try_to_wake_up(): the caller mode's
+ * note, inline in try_to_wake_up(), must tell the rethook trampoline
+ * from a caller and recover the real one out of line.
+ */
+TEST_F_TIMEOUT(sp, wakers_futex_caller_under_kretprobe, T_LONG)
+{
+	wk_futex_oracle(_metadata, self, "sp_wkfttwu");
 }
 
 /*
