@@ -8061,6 +8061,23 @@ TEST_F_TIMEOUT(sp, wakers_switch_needs_time, T_SHORT)
  * wake-up helpers, say; the wait and run delay add up (wk_read()).
  */
 /*
+ * A kretprobe named @name on try_to_wake_up(), enabled: its return
+ * address is then the kretprobe's trampoline. 0 or -errno.
+ */
+static int wk_kretprobe_add(const char *name)
+{
+	char buf[256];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "r4096:%s try_to_wake_up\n", name);
+	ret = trace_append(TRACEFS "/kprobe_events", buf);
+	if (ret)
+		return ret;
+	snprintf(buf, sizeof(buf), TRACEFS "/events/kprobes/%s/enable", name);
+	return sp_write(buf, "1");
+}
+
+/*
  * The pipe reader of wakers_pipe_effective_oracle, with a kretprobe on
  * try_to_wake_up() when @kretprobe names one.
  */
@@ -8082,15 +8099,9 @@ static void wk_pipe_oracle(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	ASSERT_EQ(0, sp_write(SP_HIST, "1"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
-	if (kretprobe) {
-		snprintf(trig, sizeof(trig), "r4096:%s try_to_wake_up\n",
-			 kretprobe);
-		ASSERT_EQ(0, trace_append(TRACEFS "/kprobe_events", trig))
+	if (kretprobe)
+		ASSERT_EQ(0, wk_kretprobe_add(kretprobe))
 			TH_LOG("kretprobe on try_to_wake_up (CONFIG_KPROBE_EVENTS?)");
-		snprintf(trig, sizeof(trig),
-			 TRACEFS "/events/kprobes/%s/enable", kretprobe);
-		ASSERT_EQ(0, sp_write(trig, "1"));
-	}
 	ASSERT_EQ(0, sp_child_start(&c, "sp_wkreader", child_wk_reader,
 				    (void *)(long)p[0]));
 	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
@@ -8173,15 +8184,9 @@ static void wk_futex_oracle(struct __test_metadata *_metadata,
 	ASSERT_NE(MAP_FAILED, word);
 	*word = 0;
 	ASSERT_EQ(0, wk_configure(self, "caller"));
-	if (kretprobe) {
-		snprintf(trig, sizeof(trig), "r4096:%s try_to_wake_up\n",
-			 kretprobe);
-		ASSERT_EQ(0, trace_append(TRACEFS "/kprobe_events", trig))
+	if (kretprobe)
+		ASSERT_EQ(0, wk_kretprobe_add(kretprobe))
 			TH_LOG("kretprobe on try_to_wake_up (CONFIG_KPROBE_EVENTS?)");
-		snprintf(trig, sizeof(trig),
-			 TRACEFS "/events/kprobes/%s/enable", kretprobe);
-		ASSERT_EQ(0, sp_write(trig, "1"));
-	}
 	ASSERT_EQ(0, sp_child_start(&c, "sp_wkfutex", child_wk_futex, word));
 	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
 		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
