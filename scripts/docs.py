@@ -408,10 +408,11 @@ KERNEL_DOCS = ['README.md', 'Documentation/user-guide.md',
 
 def series_facts():
     """What the series (patches/, applied in order) defines: the `depends
-    on` line of config SCHED_POINTS, its boot parameters (__setup) and
-    its debugfs files (debugfs_create_*), lines added less lines removed."""
+    on` line of config SCHED_POINTS, its boot parameters (__setup), its
+    debugfs files (debugfs_create_*) and its sysctls (the procnames of
+    its ctl_tables), lines added less lines removed."""
     pdir = os.path.join(REPO, 'patches')
-    deps, boot, files = None, {}, {}
+    deps, boot, files, sysctls = None, {}, {}, {}
     for name in sorted(os.listdir(pdir)):
         if not name.endswith('.patch'):
             continue
@@ -426,13 +427,16 @@ def series_facts():
             if m and config == 'SCHED_POINTS':
                 deps = m.group(1)
             for pat, got in ((r'__setup\("(\w+)=', boot),
-                             (r'debugfs_create_(?!dir)\w+\("(\w+)"', files)):
+                             (r'debugfs_create_(?!dir)\w+\("(\w+)"', files),
+                             (r'(?:SCHED_POINTS_SYSCTL\(|\.procname\s*=\s*)'
+                              r'"(sched_points\w*)"', sysctls)):
                 m = re.match(r'^([+-]).*' + pat, ln)
                 if m:
                     got[m.group(2)] = got.get(m.group(2), 0) + \
                         (1 if m.group(1) == '+' else -1)
     return (deps, {k for k, n in boot.items() if n > 0},
-            {k for k, n in files.items() if n > 0})
+            {k for k, n in files.items() if n > 0},
+            {k for k, n in sysctls.items() if n > 0})
 
 
 def list_names(text):
@@ -612,8 +616,8 @@ def check_quotes_required():
 def check_series_facts():
     """Facts with one source, the series: each doc that states them says
     what the patches say (the Kconfig dependencies, the debugfs controls,
-    the boot parameters)."""
-    deps, boot, files = series_facts()
+    the sysctls, the boot parameters)."""
+    deps, boot, files, sysctls = series_facts()
     for doc in KERNEL_DOCS:
         text = read(doc)
         said = [a or b for a, b in re.findall(
@@ -631,6 +635,17 @@ def check_series_facts():
             result(bool(got) and all(sorted(g) == sorted(files) for g in got),
                    '%s: the debugfs controls are the series\' (%s)'
                    % (doc, ' '.join(sorted(files))),
+                   ['says: %s' % ' | '.join(' '.join(g) for g in got)
+                    or 'no list'])
+        lists = re.findall(r'[Ss]ysctls of `?kernel\.`?:\s*(.*?)[.;)]\s',
+                           text, re.S)
+        if doc in ('Documentation/user-guide.md',
+                   'tools/schedpoints/schedpoints.8'):
+            got = [list_names(x) for x in lists]
+            result(bool(got) and all(sorted(g) == sorted(sysctls)
+                                     for g in got),
+                   '%s: the sysctls are the series\' (%s)'
+                   % (doc, ' '.join(sorted(sysctls))),
                    ['says: %s' % ' | '.join(' '.join(g) for g in got)
                     or 'no list'])
         para = re.findall(r'Boot parameters: (.*?)(?:\n\n|\n\.|$)', text, re.S)

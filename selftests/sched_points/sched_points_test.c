@@ -2797,7 +2797,9 @@ static const struct sp_input sp_good_bool[] = {
 	IN("0"), IN("1"), IN("0\n"), IN("1\n"),
 };
 
-TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
+/* Bad and good writes to the enable control at @path. */
+static void check_bad_enable(struct __test_metadata *_metadata,
+			     const char *path)
 {
 	const struct sp_input *bad = sp_bad_bool, *good = sp_good_bool;
 	unsigned long long state, en;
@@ -2806,23 +2808,28 @@ TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
 	ssize_t r;
 
 	for (state = 0; state <= 1; state++) {
-		ASSERT_EQ(0, sp_write_uint(SP_ENABLE, state));
+		ASSERT_EQ(0, sp_write_uint(path, state));
 		for (i = 0; i < ARRAY_SIZE(sp_bad_bool); i++) {
-			r = sp_write_input(SP_ENABLE, &bad[i], shown,
+			r = sp_write_input(path, &bad[i], shown,
 					   sizeof(shown));
 			EXPECT_EQ(-EINVAL, r)
 				TH_LOG("enable=%llu, write %s", state, shown);
-			ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
+			ASSERT_EQ(0, sp_read_uint(path, &en));
 			EXPECT_EQ(state, en)
 				TH_LOG("write %s changed enable", shown);
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(sp_good_bool); i++) {
-		r = sp_write_input(SP_ENABLE, &good[i], shown, sizeof(shown));
+		r = sp_write_input(path, &good[i], shown, sizeof(shown));
 		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
-		ASSERT_EQ(0, sp_read_uint(SP_ENABLE, &en));
+		ASSERT_EQ(0, sp_read_uint(path, &en));
 		EXPECT_EQ((unsigned long long)(good[i].buf[0] - '0'), en);
 	}
+}
+
+TEST_F_TIMEOUT(sp, bad_writes_enable, T_SHORT)
+{
+	check_bad_enable(_metadata, SP_ENABLE);
 }
 
 /* Own nanosleep count, asserting the line is there. */
@@ -2890,7 +2897,9 @@ TEST_F_TIMEOUT(sp, bad_writes_proc, T_SHORT)
 	check_bad_resets(_metadata, SP_PROC, bad, ARRAY_SIZE(bad), &good);
 }
 
-TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
+/* Bad and good writes to the entries control at @path. */
+static void check_bad_entries(struct __test_metadata *_metadata,
+			      const char *path)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("abc"), IN("-1"), IN("-32"), IN("0"),
@@ -2907,7 +2916,7 @@ TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 
 	/* a known capacity, and an own line that a reallocation would lose */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-	ASSERT_EQ(0, sp_write(SP_ENTRIES, "64"));
+	ASSERT_EQ(0, sp_write(path, "64"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
@@ -2915,9 +2924,9 @@ TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 	ASSERT_GE(c0, NS);
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		r = sp_write_input(SP_ENTRIES, &bad[i], shown, sizeof(shown));
+		r = sp_write_input(path, &bad[i], shown, sizeof(shown));
 		EXPECT_EQ(-EINVAL, r) TH_LOG("write %s", shown);
-		ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+		ASSERT_EQ(0, sp_read_uint(path, &ent));
 		EXPECT_EQ(64ULL, ent) TH_LOG("write %s changed entries", shown);
 		c = own_count(_metadata);
 		EXPECT_EQ(c0, c) TH_LOG("write %s lost the counts", shown);
@@ -2925,31 +2934,37 @@ TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 
 	/* enabled: a good size is -EBUSY, a bad one EINVAL or EBUSY */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
-	EXPECT_EQ(-EBUSY, sp_write(SP_ENTRIES, "32"));
-	EXPECT_EQ(-EBUSY, sp_write(SP_ENTRIES, "64"));
+	EXPECT_EQ(-EBUSY, sp_write(path, "32"));
+	EXPECT_EQ(-EBUSY, sp_write(path, "64"));
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		r = sp_write_input(SP_ENTRIES, &bad[i], shown, sizeof(shown));
+		r = sp_write_input(path, &bad[i], shown, sizeof(shown));
 		EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
 			TH_LOG("enabled, write %s: %zd", shown, r);
 	}
-	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	ASSERT_EQ(0, sp_read_uint(path, &ent));
 	EXPECT_EQ(64ULL, ent);
 	EXPECT_GE(own_count(_metadata), c0);
 
 	/* disabled again: the good ones work */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-	EXPECT_EQ(0, sp_write(SP_ENTRIES, "32\n"));
-	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
+	EXPECT_EQ(0, sp_write(path, "32\n"));
+	ASSERT_EQ(0, sp_read_uint(path, &ent));
 	EXPECT_EQ(32ULL, ent);
 	EXPECT_EQ(0ULL, own_count(_metadata));
 	/* teardown restores the capacity */
+}
+
+TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
+{
+	check_bad_entries(_metadata, SP_ENTRIES);
 }
 
 /*
  * mode: exactly "caller" or "effective", optionally followed by one
  * newline, written whole at offset 0; -EBUSY while accounting is on.
  */
-TEST_F_TIMEOUT(sp, bad_writes_mode, T_SHORT)
+static void check_bad_mode(struct __test_metadata *_metadata,
+			   const char *path)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("Caller"), IN("CALLER"), IN("Effective"),
@@ -2976,13 +2991,13 @@ TEST_F_TIMEOUT(sp, bad_writes_mode, T_SHORT)
 	/* off: bad words are -EINVAL and keep either mode */
 	for (m = 0; m < ARRAY_SIZE(modes); m++) {
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-		ASSERT_EQ(0, sp_write(SP_MODE, modes[m]));
+		ASSERT_EQ(0, sp_write(path, modes[m]));
 		for (i = 0; i < ARRAY_SIZE(bad); i++) {
-			r = sp_write_input(SP_MODE, &bad[i], shown,
+			r = sp_write_input(path, &bad[i], shown,
 					   sizeof(shown));
 			EXPECT_EQ(-EINVAL, r)
 				TH_LOG("mode=%s, write %s", modes[m], shown);
-			ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+			ASSERT_EQ(0, sp_read_word(path, mode, sizeof(mode)));
 			EXPECT_STREQ(modes[m], mode)
 				TH_LOG("write %s changed the mode", shown);
 		}
@@ -2990,31 +3005,36 @@ TEST_F_TIMEOUT(sp, bad_writes_mode, T_SHORT)
 
 	/* off: the good forms work and return the full length */
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
-		r = sp_write_input(SP_MODE, &good[i], shown, sizeof(shown));
+		r = sp_write_input(path, &good[i], shown, sizeof(shown));
 		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
-		ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+		ASSERT_EQ(0, sp_read_word(path, mode, sizeof(mode)));
 		snprintf(want, sizeof(want), "%.*s",
 			 (int)strcspn(good[i].buf, "\n"), good[i].buf);
 		EXPECT_STREQ(want, mode) TH_LOG("wrote %s", shown);
 	}
 
 	/* on: a good word, the current one or the other, is -EBUSY */
-	ASSERT_EQ(0, sp_write(SP_MODE, "caller"));
+	ASSERT_EQ(0, sp_write(path, "caller"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
-		r = sp_write_input(SP_MODE, &good[i], shown, sizeof(shown));
+		r = sp_write_input(path, &good[i], shown, sizeof(shown));
 		EXPECT_EQ(-EBUSY, r) TH_LOG("enabled, write %s", shown);
-		ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+		ASSERT_EQ(0, sp_read_word(path, mode, sizeof(mode)));
 		EXPECT_STREQ("caller", mode)
 			TH_LOG("enabled, write %s changed the mode", shown);
 	}
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		r = sp_write_input(SP_MODE, &bad[i], shown, sizeof(shown));
+		r = sp_write_input(path, &bad[i], shown, sizeof(shown));
 		EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
 			TH_LOG("enabled, write %s: %zd", shown, r);
-		ASSERT_EQ(0, sp_read_word(SP_MODE, mode, sizeof(mode)));
+		ASSERT_EQ(0, sp_read_word(path, mode, sizeof(mode)));
 		EXPECT_STREQ("caller", mode);
 	}
+}
+
+TEST_F_TIMEOUT(sp, bad_writes_mode, T_SHORT)
+{
+	check_bad_mode(_metadata, SP_MODE);
 }
 
 /*
@@ -8370,6 +8390,113 @@ TEST_F_TIMEOUT(sp, wakers_completion_kthread, T_LONG)
 	/* a task woke it: the thread, not us */
 	EXPECT_NE(0U, completer);
 	EXPECT_NE((unsigned int)me, completer);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 14. sysctls: the controls where debugfs cannot be written */
+
+/* Each control as a sysctl and as a debugfs file, and two values. */
+static const struct {
+	const char *sysctl, *debugfs, *a, *b;
+} sp_sysctl_pairs[] = {
+	{ SP_SYSCTL_ENTRIES, SP_ENTRIES, "64", "4096" },
+	{ SP_SYSCTL_MODE, SP_MODE, "effective", "caller" },
+	{ SP_SYSCTL_TIME, SP_TIME, "1", "0" },
+	{ SP_SYSCTL_KINDS, SP_KINDS, "1", "0" },
+	{ SP_SYSCTL_HIST, SP_HIST, "1", "0" },
+	{ SP_SYSCTL_WAKERS, SP_WAKERS, "1", "0" },
+	{ SP_SYSCTL, SP_ENABLE, "1", "0" },
+};
+
+/* @path holds @want (a number or a word), as its read shows it. */
+static void expect_holds(struct __test_metadata *_metadata,
+			 const char *path, const char *want)
+{
+	char got[SP_WORD_MAX];
+
+	ASSERT_EQ(0, sp_read_word(path, got, sizeof(got))) TH_LOG("%s", path);
+	EXPECT_STREQ(want, got) TH_LOG("%s", path);
+}
+
+/*
+ * Each sysctl is its debugfs file: a value written to one reads back
+ * from the other, both ways; their modes are those of a setting anyone
+ * may read and only root write (0644), free write-only (0200).
+ */
+TEST_F_TIMEOUT(sp, sysctls_are_the_debugfs_controls, T_SHORT)
+{
+	struct stat st;
+	size_t i;
+
+	self->free_tables = true;
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	for (i = 0; i < ARRAY_SIZE(sp_sysctl_pairs); i++) {
+		const char *sc = sp_sysctl_pairs[i].sysctl;
+		const char *df = sp_sysctl_pairs[i].debugfs;
+
+		ASSERT_EQ(0, stat(sc, &st))
+			TH_LOG("no %s: a kernel without the sysctls", sc);
+		EXPECT_EQ(0644U, st.st_mode & 07777) TH_LOG("%s", sc);
+		ASSERT_EQ(0, sp_write(sc, sp_sysctl_pairs[i].a)) TH_LOG("%s", sc);
+		expect_holds(_metadata, df, sp_sysctl_pairs[i].a);
+		ASSERT_EQ(0, sp_write(df, sp_sysctl_pairs[i].b)) TH_LOG("%s", df);
+		expect_holds(_metadata, sc, sp_sysctl_pairs[i].b);
+		ASSERT_EQ(0, sp_write(sc, sp_sysctl_pairs[i].a)) TH_LOG("%s", sc);
+		expect_holds(_metadata, sc, sp_sysctl_pairs[i].a);
+	}
+	/* enable is last: on now, so a switch is -EBUSY through either */
+	EXPECT_EQ(-EBUSY, sp_write(SP_SYSCTL_TIME, "0"));
+	EXPECT_EQ(-EBUSY, sp_write(SP_SYSCTL_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	ASSERT_EQ(0, stat(SP_SYSCTL_FREE, &st));
+	EXPECT_EQ(0200U, st.st_mode & 07777);
+}
+
+/*
+ * Accounting run through the sysctls alone, as on a machine whose
+ * debugfs is locked down: turned on, a nanosleep counted in
+ * /proc/sched_points, turned off, the tables freed, then made again.
+ */
+TEST_F_TIMEOUT(sp, sysctls_alone_count, T_SHORT)
+{
+	struct sp_stats st;
+	char err[SP_ERR_MAX];
+	size_t k;
+
+	self->free_tables = true;
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "1"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	EXPECT_GE(own_count(_metadata), (unsigned long long)NS);
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1\n"));
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	for (k = 0; k < st.nr; k++)
+		EXPECT_EQ(0ULL, st.cpu[k].capacity)
+			TH_LOG("cpu %llu kept its table", st.cpu[k].cpu);
+	sp_stats_free(&st);
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "1"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	EXPECT_GE(own_count(_metadata), (unsigned long long)NS);
+}
+
+/*
+ * The bad writes of section 7, through the sysctls: the same refusals,
+ * and the good forms taken, for every control.
+ */
+TEST_F_TIMEOUT(sp, bad_writes_sysctls, T_LONG)
+{
+	self->free_tables = true;
+	check_bad_enable(_metadata, SP_SYSCTL);
+	check_bad_entries(_metadata, SP_SYSCTL_ENTRIES);
+	check_bad_mode(_metadata, SP_SYSCTL_MODE);
+	check_bad_switch(_metadata, SP_SYSCTL_TIME);
+	check_bad_switch(_metadata, SP_SYSCTL_KINDS);
+	check_bad_switch(_metadata, SP_SYSCTL_HIST);
+	check_bad_switch(_metadata, SP_SYSCTL_WAKERS);
 }
 
 TEST_HARNESS_MAIN

@@ -47,6 +47,15 @@
 #define SP_WAKERS	SP_DIR "/wakers"
 #define SP_FREE		SP_DIR "/free"
 #define SP_WAKERS_PROC	"/proc/sched_points_wakers"
+/* The same controls as sysctls, which the lockdown LSM leaves writable. */
+#define SP_SYSCTL		"/proc/sys/kernel/sched_points"
+#define SP_SYSCTL_ENTRIES	SP_SYSCTL "_entries"
+#define SP_SYSCTL_MODE		SP_SYSCTL "_mode"
+#define SP_SYSCTL_TIME		SP_SYSCTL "_time"
+#define SP_SYSCTL_KINDS		SP_SYSCTL "_kinds"
+#define SP_SYSCTL_HIST		SP_SYSCTL "_hist"
+#define SP_SYSCTL_WAKERS	SP_SYSCTL "_wakers"
+#define SP_SYSCTL_FREE		SP_SYSCTL "_free"
 
 /* The major version of the format, the only one read. */
 #define SP_VERSION_MAJOR	2	/* the newest read; 1 too */
