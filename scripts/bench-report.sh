@@ -132,7 +132,8 @@ END {
 	printf "Made by `make bench` (scripts/bench.sh) on %s, Linux %s, %s, QEMU TCG, %s vCPUs; `make bench` took %s s end to end.\n",
 		date, kern, arch, all("cpus") == "" ? 2 : all("cpus"), secs
 	printf "Each ping-pong figure is the median of %d runs of %d round trips (± half the range).\n",
-		n["vanilla" SUBSEP "vanilla" SUBSEP "pipe_ns_per_round"], all("rounds")
+		n["vanilla" SUBSEP "vanilla" SUBSEP "pipe_ns_per_round"] ? n["vanilla" SUBSEP "vanilla" SUBSEP "pipe_ns_per_round"] : \
+			n["series" SUBSEP "on" SUBSEP "pipe_ns_per_round"], all("rounds")
 	print ""
 	if (has("peer", "all", "kernel"))
 		print "Three kernels from one tree: *series* (the patches), *vanilla* (the pristine tag, the same fragments without those of the series, `sched-points.config` and `sched-points-kunit.config`) and *peer* (vanilla plus `kernel-config/peer/distro-tracing.config`: function tracing with dynamic ftrace, kprobes on ftrace, BTF, as distributions configure them). The series is compared with vanilla; each peer with the peer kernel untraced."
