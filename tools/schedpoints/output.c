@@ -271,9 +271,12 @@ static FILE *output_through(const char *path)
 static void output_mode(int fd, const struct stat *old, bool exists)
 {
 	if (exists) {
-		/* the owner as root; else the group only, if the user is in it */
-		if (fchown(fd, old->st_uid, old->st_gid))
-			(void)fchown(fd, (uid_t)-1, old->st_gid);
+		/* the owner as root; else the group only, if the user is in
+		 * it; else the writer's (glibc's fortified fchown() must have
+		 * its result used: a (void) cast does not do) */
+		if (fchown(fd, old->st_uid, old->st_gid) &&
+		    fchown(fd, (uid_t)-1, old->st_gid)) {
+		}
 		/* the permission bits only: never set-id or sticky bits */
 		(void)fchmod(fd, old->st_mode & 0777);
 	} else {
