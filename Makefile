@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -22,6 +22,8 @@ help:
 	@echo "make check-arm64     make check's arm64 guest alone: the main kernel's suite cross-built, booted on"
 	@echo "                     qemu-system-aarch64 -M virt, judged against selftests/manifest's arm64 variant"
 	@echo "make series          the series and a cover letter in build/series/"
+	@echo "make deb-tool        the tool as a Debian package, build/deb/schedpoints_VERSION_ARCH.deb"
+	@echo "                     (sudo apt install ./build/deb/schedpoints_*.deb)"
 	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
 	@echo "                     (CAPTURE=DIR: first take a new demo capture, build/guest-demo/share)"
 	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
@@ -79,6 +81,10 @@ check-arm64:
 
 bench:
 	$(S)/bench.sh
+
+deb-tool:
+	$(S)/install-deps.sh deb
+	$(S)/deb-tool.sh
 
 tree:
 	$(S)/install-deps.sh build
