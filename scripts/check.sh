@@ -125,6 +125,7 @@ if [ "${SP_HOST_TESTS:-1}" != 0 ]; then
 	done
 	tap_step check-scripts "$REPO/scripts/test-check-scripts.sh"
 	tap_step docs "$REPO/scripts/docs-check.sh"
+	tap_step deb-tool "$REPO/scripts/test-deb-tool.sh"
 	tap_step lint "$REPO/scripts/lint.sh"
 	tap_step warnings "$REPO/scripts/warnings-check.sh"
 	tap_step i386-build "$REPO/scripts/i386-build-check.sh"
