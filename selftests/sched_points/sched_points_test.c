@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -2790,6 +2791,7 @@ static const struct sp_input sp_bad_bool[] = {
 	IN("0\0"), IN("y"), IN("Y"), IN("on"), IN("n"), IN("off"),
 	IN("true"), IN("99999999999999999999999"), IN("4294967297"),
 	IN("4294967296"), IN("18446744073709551617"), IN(Z200 "1"),
+	IN("000000000000000000000001"), IN("0000000000000000000000001"),
 	IN(Z200 "0"), IN_AT("1", 1), IN_AT("0", 1), IN_AT("1\n", 2),
 };
 
@@ -2899,7 +2901,7 @@ TEST_F_TIMEOUT(sp, bad_writes_proc, T_SHORT)
 
 /* Bad and good writes to the entries control at @path. */
 static void check_bad_entries(struct __test_metadata *_metadata,
-			      const char *path)
+			      const char *path, bool same_ok)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("abc"), IN("-1"), IN("-32"), IN("0"),
@@ -2935,7 +2937,7 @@ static void check_bad_entries(struct __test_metadata *_metadata,
 	/* enabled: a good size is -EBUSY, a bad one EINVAL or EBUSY */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	EXPECT_EQ(-EBUSY, sp_write(path, "32"));
-	EXPECT_EQ(-EBUSY, sp_write(path, "64"));
+	EXPECT_EQ(same_ok ? 0 : -EBUSY, sp_write(path, "64"));
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		r = sp_write_input(path, &bad[i], shown, sizeof(shown));
 		EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
@@ -2956,7 +2958,7 @@ static void check_bad_entries(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 {
-	check_bad_entries(_metadata, SP_ENTRIES);
+	check_bad_entries(_metadata, SP_ENTRIES, false);
 }
 
 /*
@@ -2964,7 +2966,7 @@ TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
  * newline, written whole at offset 0; -EBUSY while accounting is on.
  */
 static void check_bad_mode(struct __test_metadata *_metadata,
-			   const char *path)
+			   const char *path, bool same_ok)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("Caller"), IN("CALLER"), IN("Effective"),
@@ -3013,12 +3015,18 @@ static void check_bad_mode(struct __test_metadata *_metadata,
 		EXPECT_STREQ(want, mode) TH_LOG("wrote %s", shown);
 	}
 
-	/* on: a good word, the current one or the other, is -EBUSY */
+	/*
+	 * on: a good word, the current one or the other, is -EBUSY; a
+	 * sysctl takes the current one as a no-op
+	 */
 	ASSERT_EQ(0, sp_write(path, "caller"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		bool same = !strncmp(good[i].buf, "caller", 6);
+
 		r = sp_write_input(path, &good[i], shown, sizeof(shown));
-		EXPECT_EQ(-EBUSY, r) TH_LOG("enabled, write %s", shown);
+		EXPECT_EQ(same && same_ok ? (ssize_t)good[i].len : -EBUSY, r)
+			TH_LOG("enabled, write %s", shown);
 		ASSERT_EQ(0, sp_read_word(path, mode, sizeof(mode)));
 		EXPECT_STREQ("caller", mode)
 			TH_LOG("enabled, write %s changed the mode", shown);
@@ -3034,7 +3042,7 @@ static void check_bad_mode(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(sp, bad_writes_mode, T_SHORT)
 {
-	check_bad_mode(_metadata, SP_MODE);
+	check_bad_mode(_metadata, SP_MODE, false);
 }
 
 /*
@@ -3042,7 +3050,7 @@ TEST_F_TIMEOUT(sp, bad_writes_mode, T_SHORT)
  * either value.
  */
 static void check_bad_switch(struct __test_metadata *_metadata,
-			     const char *path)
+			     const char *path, bool same_ok)
 {
 	const struct sp_input *bad = sp_bad_bool, *good = sp_good_bool;
 	unsigned long long state, val;
@@ -3075,9 +3083,14 @@ static void check_bad_switch(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, sp_write_uint(path, state));
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 		for (i = 0; i < ARRAY_SIZE(sp_good_bool); i++) {
+			bool same = (unsigned long long)(good[i].buf[0] - '0') ==
+				    state;
+
 			r = sp_write_input(path, &good[i], shown,
 					   sizeof(shown));
-			EXPECT_EQ(-EBUSY, r)
+			/* a sysctl takes its current value as a no-op */
+			EXPECT_EQ(same && same_ok ? (ssize_t)good[i].len :
+				  -EBUSY, r)
 				TH_LOG("enabled, %s=%llu, write %s", path,
 				       state, shown);
 			ASSERT_EQ(0, sp_read_uint(path, &val));
@@ -3097,23 +3110,23 @@ static void check_bad_switch(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(sp, bad_writes_time, T_SHORT)
 {
-	check_bad_switch(_metadata, SP_TIME);
+	check_bad_switch(_metadata, SP_TIME, false);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_kinds, T_SHORT)
 {
-	check_bad_switch(_metadata, SP_KINDS);
+	check_bad_switch(_metadata, SP_KINDS, false);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_hist, T_SHORT)
 {
-	check_bad_switch(_metadata, SP_HIST);
+	check_bad_switch(_metadata, SP_HIST, false);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_wakers, T_SHORT)
 {
 	self->free_tables = true;
-	check_bad_switch(_metadata, SP_WAKERS);
+	check_bad_switch(_metadata, SP_WAKERS, false);
 }
 
 /*
@@ -8433,6 +8446,7 @@ TEST_F_TIMEOUT(sp, sysctls_are_the_debugfs_controls, T_SHORT)
 {
 	struct stat st;
 	size_t i;
+	int fd;
 
 	self->free_tables = true;
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
@@ -8450,10 +8464,22 @@ TEST_F_TIMEOUT(sp, sysctls_are_the_debugfs_controls, T_SHORT)
 		ASSERT_EQ(0, sp_write(sc, sp_sysctl_pairs[i].a)) TH_LOG("%s", sc);
 		expect_holds(_metadata, sc, sp_sysctl_pairs[i].a);
 	}
-	/* enable is last: on now, so a switch is -EBUSY through either */
+	/*
+	 * enable is last: on now, so another value of a switch is -EBUSY
+	 * through either, the current one a no-op through the sysctl only
+	 */
 	EXPECT_EQ(-EBUSY, sp_write(SP_SYSCTL_TIME, "0"));
+	EXPECT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
+	EXPECT_EQ(-EBUSY, sp_write(SP_TIME, "1"));
 	EXPECT_EQ(-EBUSY, sp_write(SP_SYSCTL_FREE, "1"));
 	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	/* a second write on one descriptor is at an offset: refused */
+	fd = open(SP_SYSCTL_KINDS, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(1, write(fd, "0", 1));
+	EXPECT_EQ(-1, write(fd, "0", 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
 	ASSERT_EQ(0, stat(SP_SYSCTL_FREE, &st));
 	EXPECT_EQ(0200U, st.st_mode & 07777);
 }
@@ -8495,14 +8521,96 @@ TEST_F_TIMEOUT(sp, sysctls_alone_count, T_SHORT)
  */
 TEST_F_TIMEOUT(sp, bad_writes_sysctls, T_LONG)
 {
+	static const struct sp_input bad_free[] = {
+		IN(""), IN("0"), IN("2"), IN("01"), IN("1\0"), IN("1\n\n"),
+		IN(" 1"), IN("+1"), IN_AT("1", 1),
+	};
+	char shown[128];
+	size_t i;
+
 	self->free_tables = true;
 	check_bad_enable(_metadata, SP_SYSCTL);
-	check_bad_entries(_metadata, SP_SYSCTL_ENTRIES);
-	check_bad_mode(_metadata, SP_SYSCTL_MODE);
-	check_bad_switch(_metadata, SP_SYSCTL_TIME);
-	check_bad_switch(_metadata, SP_SYSCTL_KINDS);
-	check_bad_switch(_metadata, SP_SYSCTL_HIST);
-	check_bad_switch(_metadata, SP_SYSCTL_WAKERS);
+	check_bad_entries(_metadata, SP_SYSCTL_ENTRIES, true);
+	check_bad_mode(_metadata, SP_SYSCTL_MODE, true);
+	check_bad_switch(_metadata, SP_SYSCTL_TIME, true);
+	check_bad_switch(_metadata, SP_SYSCTL_KINDS, true);
+	check_bad_switch(_metadata, SP_SYSCTL_HIST, true);
+	check_bad_switch(_metadata, SP_SYSCTL_WAKERS, true);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	for (i = 0; i < ARRAY_SIZE(bad_free); i++)
+		EXPECT_EQ(-EINVAL, sp_write_input(SP_SYSCTL_FREE, &bad_free[i],
+						  shown, sizeof(shown)))
+			TH_LOG("write %s", shown);
+}
+
+/* Drop CAP_SYS_ADMIN from this task's effective set: 0 or -errno. */
+static int sp_drop_sys_admin(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[CAP_SYS_ADMIN / 32].effective &= ~(1U << (CAP_SYS_ADMIN % 32));
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+/*
+ * A sysctl write needs CAP_SYS_ADMIN (root without it is refused, as for
+ * kernel.sched_schedstats) and the initial pid namespace (a container's
+ * root may not set the host's accounting, as it may not open
+ * /proc/sched_points): -EPERM, and nothing changes. Exit status of the
+ * child: 0, or 1 where the write was not refused.
+ */
+static int sysctl_write_refused(bool new_pid_ns)
+{
+	pid_t g;
+	int st;
+
+	if (!new_pid_ns)
+		return sp_drop_sys_admin() ? 100 :
+		       sp_write(SP_SYSCTL_TIME, "1") != -EPERM;
+	if (unshare(CLONE_NEWPID))
+		return 100;
+	g = fork();
+	if (g < 0)
+		return 101;
+	if (g == 0)
+		_exit(sp_write(SP_SYSCTL_TIME, "1") != -EPERM);
+	if (waitpid(g, &st, 0) != g || !WIFEXITED(st))
+		return 102;
+	return WEXITSTATUS(st);
+}
+
+TEST_F_TIMEOUT(sp, sysctls_need_cap_and_initial_pid_ns, T_SHORT)
+{
+	unsigned long long val;
+	int k, st;
+	pid_t pid;
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_TIME, "0"));
+	for (k = 0; k < 2; k++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(sysctl_write_refused(k));
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		ASSERT_TRUE(WIFEXITED(st));
+		EXPECT_EQ(0, WEXITSTATUS(st))
+			TH_LOG("%s: %s", k ? "another pid namespace" :
+			       "root without CAP_SYS_ADMIN",
+			       WEXITSTATUS(st) >= 100 ? "setup failed" :
+			       "the write was not refused");
+		ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
+		EXPECT_EQ(0ULL, val);
+	}
+	/* and with both, the same write is taken */
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
+	ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
+	EXPECT_EQ(1ULL, val);
 }
 
 TEST_HARNESS_MAIN
