@@ -194,10 +194,13 @@ guest_run() {
 	out=$(guest_out "$variant")
 	append=${SP_APPEND:-}
 	# KCSAN: the concurrency tests only (the whole suite takes too long),
-	# on multi-threaded TCG, so that two vCPUs run at once (see
-	# kernel-config/debug-kcsan.config).
+	# and the wakers' oracles (a waker's note written on one CPU, read at
+	# the return on another), on multi-threaded TCG, so that two vCPUs
+	# run at once (see kernel-config/debug-kcsan.config).
 	if [ "$variant" = debug-kcsan ]; then
 		append+=" sp.tests=stress,cpu_hotplug,module_churn,percpu_merge"
+		append+=",wakers_pipe_effective_oracle,wakers_futex_caller_oracle"
+		append+=",wakers_completion_kthread"
 		accel=${SP_ACCEL:-tcg,thread=multi}
 	fi
 	# The debug kernel once more, with preempt=none, for the KUnit suite
