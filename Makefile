@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool field-rootfs kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -24,6 +24,8 @@ help:
 	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make deb-tool        the tool as a Debian package, build/deb/schedpoints_VERSION_ARCH.deb"
 	@echo "                     (sudo apt install ./build/deb/schedpoints_*.deb)"
+	@echo "make field-rootfs    the field guest's Debian 12 image with the applications (mmdebstrap,"
+	@echo "                     root): build/field/rootfs.ext4 and rootfs.manifest, cached by content"
 	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
 	@echo "                     (CAPTURE=DIR: first take a new demo capture, build/guest-demo/share)"
 	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
@@ -85,6 +87,12 @@ bench:
 deb-tool:
 	$(S)/install-deps.sh deb
 	$(S)/deb-tool.sh
+
+# The field guest's root file system (issue 31, item 2): the first step
+# of make field.
+field-rootfs:
+	$(S)/install-deps.sh field
+	$(S)/field-rootfs.sh
 
 tree:
 	$(S)/install-deps.sh build
