@@ -7286,9 +7286,10 @@ TEST_F_TIMEOUT(sp, split_adds_up, T_LONG)
  * slice after each wakeup: milliseconds of run delay per nap, which a run
  * delay read as 0, or swapped with the 20 ms waits, cannot pass for.
  * Ours starts a little later (the wakeup's enqueue, not its start): it
- * may be short of the trace by 50 us per wakeup and 2%, no more (a run
+ * may be short of the trace by 50 us per wakeup and 4%, no more (a run
  * delay read off a stale runqueue clock was 3.75% short on the debug
- * guest). It ends later (the return from schedule(), after the end of
+ * guest, and 3.67% on the main guest once in CI, beyond the 2% this
+ * allowed before). It ends later (the return from schedule(), after the end of
  * the switch and any interrupt before it): it may exceed the trace by
  * half and 1 ms per wakeup (seen: 0.03% to 6% more on x86 TCG, 33% on
  * the arm64 guest), far below the waits (20 ms a nap) it would be if
@@ -7298,6 +7299,7 @@ TEST_F_TIMEOUT(sp, split_adds_up, T_LONG)
 #define RD_NAPS		20
 #define RD_NAP_US	20000
 #define RD_SHORT_NS	50000ULL
+#define RD_SHORT_PCT	4	/* of the traced run delay, see above */
 #define RD_LONG_NS	1000000ULL
 #define RD_SYNTH	TRACEFS "/synthetic_events"
 #define RD_WAKING	TRACEFS "/events/sched/sched_waking/trigger"
@@ -7525,7 +7527,7 @@ TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
 		TH_LOG("a wakeup that ended no wait in each of %d runs",
 		       RD_TRIES);
 	EXPECT_LE(r.calls, r.wakeups + 2);
-	short_by = r.wakeups * RD_SHORT_NS + r.traced / 50;
+	short_by = r.wakeups * RD_SHORT_NS + r.traced * RD_SHORT_PCT / 100;
 	long_by = r.wakeups * RD_LONG_NS + r.traced / 2;
 	TH_LOG("ours may be %llu ns less, %llu more", short_by, long_by);
 	/* the setup worked: the spinner made the napper wait for the CPU */
@@ -8398,7 +8400,15 @@ TEST_F_TIMEOUT(sp, wakers_completion_kthread, T_LONG)
 	/* at most one wakeup a round: none if the thread completed first */
 	EXPECT_LE(traced, (unsigned long long)WK_ROUNDS);
 	EXPECT_LE(ours, traced);
-	EXPECT_EQ(calls, ours);
+	/*
+	 * The thread does not wait for us to sleep: a complete() between
+	 * our schedule()'s entry and its hit (its block-plug flush) finds no
+	 * call to note, and the call, in state TASK_RUNNING by then, counts
+	 * as a wait with no waker (once in CI: 30 calls, 29 ours). Rare; a
+	 * few more than two would be a waker lost.
+	 */
+	EXPECT_LE(ours, calls);
+	EXPECT_LE(calls, ours + 2);
 	EXPECT_LE((unsigned long long)WK_ROUNDS / 2, ours);
 	/* a task woke it: the thread, not us */
 	EXPECT_NE(0U, completer);
