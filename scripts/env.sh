@@ -39,6 +39,13 @@ export KBUILD_BUILD_USER=sched-points
 export KBUILD_BUILD_HOST=builder
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 JOBS=${JOBS:-$(nproc)}
+# git am, commit and cherry-pick (prepare-tree.sh, the result cache's
+# test) need an identity: a machine without one configured, or CI's
+# clean environment with no ~/.gitconfig, gets this one.
+if ! git config user.email >/dev/null 2>&1 && [ -z "${GIT_COMMITTER_EMAIL:-}${EMAIL:-}" ]; then
+	export GIT_AUTHOR_NAME=sched-points GIT_AUTHOR_EMAIL=sched-points@localhost
+	export GIT_COMMITTER_NAME=sched-points GIT_COMMITTER_EMAIL=sched-points@localhost
+fi
 
 die() { echo "$(basename "$0"): error: $*" >&2; exit 1; }
 note() { echo "==> $*" >&2; }

@@ -17,12 +17,6 @@ if [ "${1:-}" = --help ]; then
 fi
 source "$(dirname "$0")/env.sh"
 source "$REPO/scripts/result-cache.sh"
-# git am and commit need an identity: a machine (or .ci/run's clean
-# environment) without one configured gets this one.
-if ! git config user.email >/dev/null 2>&1 && [ -z "${GIT_COMMITTER_EMAIL:-}${EMAIL:-}" ]; then
-	export GIT_AUTHOR_NAME=sched-points GIT_AUTHOR_EMAIL=sched-points@localhost
-	export GIT_COMMITTER_NAME=sched-points GIT_COMMITTER_EMAIL=sched-points@localhost
-fi
 PRISTINE_CACHE=${PRISTINE_CACHE:-/var/cache/sched-points/pristine}
 
 tarballs=(/usr/src/linux-source-6.12.tar.*)
