@@ -3,10 +3,11 @@
 # shell linter, the tool's analysis), sparse and W=1 against the pristine
 # tree, every prefix of the series builds, the host tests of tools/, then
 # the kselftests (and KUnit) in a QEMU guest on each kernel of SP_VARIANTS
-# (default "main debug arm64": the kernel of the demo, the debug kernel
-# with KASAN, lockdep, UBSAN, and the main kernel cross-built for arm64 on
-# qemu-system-aarch64, whose passing result is kept and replayed as
-# "(cached)" while nothing it depends on changed). Fails closed: scripts/count-tap.py judges every
+# (default "main debug arm64 lockdown": the kernel of the demo, the debug
+# kernel with KASAN, lockdep, UBSAN, the main kernel cross-built for
+# arm64 on qemu-system-aarch64, whose passing result is kept and replayed
+# as "(cached)" while nothing it depends on changed, and the main kernel
+# with the lockdown LSM, booted locked down, for the test of the sysctls). Fails closed: scripts/count-tap.py judges every
 # step's TAP (plans, nesting, no skip but those selftests/manifest allows,
 # every test the manifest names must report), and a step that exits non-zero
 # fails even when its TAP looks clean. Ends with a table of the time each
@@ -37,7 +38,7 @@ start=$SECONDS
 passed=0 failed=0 skipped=0
 times=()
 
-variants=${SP_VARIANTS:-main debug arm64}
+variants=${SP_VARIANTS:-main debug arm64 lockdown}
 [ -n "${variants// /}" ] || die "SP_VARIANTS names no kernel variant"
 # Without the host tests (SP_HOST_TESTS=0) only the guests run: no lint.
 if [ "${SP_HOST_TESTS:-1}" != 0 ]; then
@@ -57,6 +58,8 @@ if [ -n "$(git -C "$TREE" status --porcelain)" ] ||
 	[ "$(sed -n 3p "$TREE/.git/sched-points-state")" != "$(git -C "$TREE" rev-parse HEAD)" ]; then
 	die "$TREE differs from patches/ (uncommitted edits or commits not exported): run 'make export-patches' or reset the tree"
 fi
+# And the series' selftests are selftests/, the suite the guests run.
+"$REPO/scripts/selftests-commit.sh" --check
 ran=()
 reported=()
 step_failures=
@@ -218,6 +221,14 @@ guest_run() {
 		append+=" preempt=none watchdog_thresh=10 sched_points=1 kunit.filter_glob=sched_points_big"
 		append+=" sp.tests=none"
 	fi
+	# The lockdown kernel, locked down as Secure Boot machines boot
+	# theirs: debugfs refuses the controls, so the test of the sysctls
+	# runs alone (the others set up through debugfs), and the tool on
+	# the live files. No KUnit: the main guest runs it.
+	if [ "$variant" = lockdown ]; then
+		append+=" lsm=lockdown lockdown=integrity kunit.enable=0"
+		append+=" sp.tests=lockdown_sysctls_control_and_read"
+	fi
 	read -ra genv < <(guest_env "$variant")
 	env "${genv[@]}" SP_OUT="$out" SP_APPEND="$append" SP_ACCEL="$accel" \
 		"$REPO/scripts/run-guest.sh" check 2>"$out.log" || rc=$?
@@ -251,8 +262,9 @@ guest_judge() {
 
 # The arm64 guest: its kept pass when nothing it depends on changed (never
 # with a planted fault), else built and run after the first guest, on
-# its core (with main and debug: main, debug-preempt-none and arm64 take
-# less time together than the debug guest beside them).
+# its core, as the lockdown guest is (with main and debug: main,
+# debug-preempt-none, arm64 and lockdown take less time together than
+# the debug guest beside them).
 guests=() later=() arm64_key=
 for variant in $variants; do
 	[ "$variant" = main ] && variant=
@@ -269,8 +281,8 @@ for variant in $variants; do
 		fi
 	fi
 	guest_build "$variant"
-	if [ "$variant" = arm64 ] && [ ${#guests[@]} != 0 ]; then
-		later+=(arm64)
+	if [[ $variant == arm64 || $variant == lockdown ]] && [ ${#guests[@]} != 0 ]; then
+		later+=("$variant")
 	else
 		guests+=("$variant")
 	fi

@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
 # Configure the kernel: tinyconfig plus the fragments named in $FRAGMENTS
-# (default: every kernel-config/*.config but debug*, then with ARCH=arm64
-# every kernel-config/arm64/*.config (what the virt machine needs, and the
-# x86-only lines of the others turned off), plus debug.config when
-# VARIANT=debug), then olddefconfig.
+# (default: every kernel-config/*.config but the variants' own, debug*
+# and lockdown*, then with ARCH=arm64 every kernel-config/arm64/*.config
+# (what the virt machine needs, and the x86-only lines of the others
+# turned off), plus VARIANT.config for VARIANT=debug, debug-kcsan or
+# lockdown), then olddefconfig.
 # Fails listing every fragment line that did not take effect (a later
 # fragment's line for the same symbol replaces an earlier one's).
 # --fragments: only print those fragments, one a line (relative to the
 # checkout), for a cache key.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	echo "usage: [ARCH=arm64] [VARIANT=debug] [FRAGMENTS='a.config b.config'] $0 [--fragments]"
+	echo "usage: [ARCH=arm64] [VARIANT=debug|lockdown] [FRAGMENTS='a.config b.config'] $0 [--fragments]"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
 cd "$REPO/kernel-config"
 if [ -z "${FRAGMENTS:-}" ]; then
 	for f in *.config; do
-		[[ $f == debug* ]] || FRAGMENTS+="$f "
+		[[ $f == debug* || $f == lockdown* ]] || FRAGMENTS+="$f "
 	done
 	if [ "$ARCH" = arm64 ]; then
 		for f in arm64/*.config; do

@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <grp.h>
+#include <linux/bpf.h>
 #include <linux/capability.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
@@ -375,9 +377,11 @@ struct sp_input {
 
 #define IN(s)		{ s, sizeof(s) - 1, -1 }
 #define IN_AT(s, o)	{ s, sizeof(s) - 1, o }
-#define Z10		"0000000000"
-#define Z200		Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 \
-			Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10 Z10
+/* 200 zeros: 4 x 50 */
+#define Z200		"00000000000000000000000000000000000000000000000000"	\
+			"00000000000000000000000000000000000000000000000000"	\
+			"00000000000000000000000000000000000000000000000000"	\
+			"00000000000000000000000000000000000000000000000000"
 
 static ssize_t sp_write_input(const char *path, const struct sp_input *in,
 			      char *shown, size_t shownlen)
@@ -646,7 +650,7 @@ FIXTURE(sp) {
 };
 
 /* chmod @path to @mode, remembering the mode teardown puts back. */
-static int sp_chmod(FIXTURE_DATA(sp) *self, const char *path, mode_t mode)
+static int sp_chmod(struct _test_data_sp *self, const char *path, mode_t mode)
 {
 	struct stat st;
 	int n = self->nr_chmod;
@@ -662,7 +666,7 @@ static int sp_chmod(FIXTURE_DATA(sp) *self, const char *path, mode_t mode)
 }
 
 /* Put back the modes sp_chmod() changed, last first. 0 or -errno. */
-static int sp_chmod_restore(FIXTURE_DATA(sp) *self)
+static int sp_chmod_restore(struct _test_data_sp *self)
 {
 	int ret = 0;
 
@@ -676,7 +680,7 @@ static int sp_chmod_restore(FIXTURE_DATA(sp) *self)
 }
 
 /* Switch the preemption model, remembering the one to put back. */
-static int switch_preempt_model(FIXTURE_DATA(sp) *self, const char *model)
+static int switch_preempt_model(struct _test_data_sp *self, const char *model)
 {
 	char cur[sizeof(self->saved_preempt)];
 	int ret;
@@ -699,7 +703,7 @@ static int switch_preempt_model(FIXTURE_DATA(sp) *self, const char *model)
  */
 /* Load the test module (unloaded by the fixture); false: skipped. */
 static bool load_test_module(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(sp) *self)
+			     struct _test_data_sp *self)
 {
 	char path[PATH_MAX];
 	int ret;
@@ -714,7 +718,7 @@ static bool load_test_module(struct __test_metadata *_metadata,
 }
 
 static bool load_module_preemptible(struct __test_metadata *_metadata,
-				    FIXTURE_DATA(sp) *self)
+				    struct _test_data_sp *self)
 {
 	char path[PATH_MAX];
 	int ret;
@@ -1128,9 +1132,9 @@ __attribute__((constructor)) static void exec_child_main(void)
 
 static void *exec_thread(void *path)
 {
-	char *argv[] = { path, NULL };
+	char *argv[2] = { path, NULL };
 	char env[32];
-	char *envp[] = { env, NULL };
+	char *envp[2] = { env, NULL };
 
 	snprintf(env, sizeof(env), EXEC_ENV "=%d", EXEC_SLEEPS);
 	execve(path, argv, envp);
@@ -1426,7 +1430,7 @@ TEST_F_TIMEOUT(sp, counts_equal_kprobe_hist, T_LONG)
 		ASSERT_EQ(0, sp_child_wait(pids[i])) TH_LOG("worker %d", i);
 
 	nh = kp_hist_take(KP_DIR, KP_TRIGGER, KP_EVENT, keep_worker_line, pids,
-			  hist, sizeof(hist) / sizeof(hist[0]));
+			  hist, ARRAY_SIZE(hist));
 	ASSERT_LE(0, nh) TH_LOG("%s/hist: %s", KP_DIR, strerror(errno));
 
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
@@ -1489,7 +1493,7 @@ static int storm_kid(void *arg)
  */
 static int child_storm(void *arg)
 {
-	static char stack[64 * 1024] __attribute__((aligned(16)));
+	static alignas(16) char stack[64 * 1024];
 	long i, n = (long)arg;
 	pid_t pid;
 
@@ -1565,8 +1569,7 @@ TEST_F_TIMEOUT(sp, fork_storm_folds_exited, 2 * T_LONG)
 	ASSERT_EQ(0, sp_child_wait(c.pid)) TH_LOG("the storm failed");
 
 	nh = kp_hist_take(STORM_DIR, STORM_TRIGGER, STORM_EVENT,
-			  parse_storm_line, NULL, hist,
-			  sizeof(hist) / sizeof(hist[0]));
+			  parse_storm_line, NULL, hist, ARRAY_SIZE(hist));
 	ASSERT_LE(0, nh) TH_LOG("%s/hist: %s", STORM_DIR, strerror(errno));
 
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
@@ -1941,6 +1944,7 @@ static int traced_sites(struct __test_metadata *_metadata, const char *mode,
 	}
 	for (i = 0; i < v.nr; i++) {
 		const struct sp_entry *e = &v.e[i];
+
 		EXPECT_FALSE(names_trampoline(e->symbol))
 			TH_LOG("pid %u (%s) counted at %s", e->pid, e->comm,
 			       e->symbol);
@@ -2177,7 +2181,7 @@ TEST_F_TIMEOUT(sp, stats_table_bytes, T_SHORT)
 	ASSERT_EQ(0, read_cpus(&cpus));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 		ASSERT_EQ(0, sp_write_uint(SP_ENTRIES, sizes[i]));
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
@@ -2281,7 +2285,8 @@ TEST_F_TIMEOUT(sp, tables_for_online_cpus_only, T_SHORT)
 
 	ASSERT_EQ(0, read_cpus(&c));
 	if (c.nr_possible == c.nr_online)
-		SP_SKIP(return, "all %u possible CPUs are online (boot more possible ones than are brought up: QEMU -smp 64, maxcpus=2)",
+		SP_SKIP(return,
+			"all %u possible CPUs are online (boot more possible ones than are brought up: QEMU -smp 64, maxcpus=2)",
 			c.nr_possible);
 	TH_LOG("%u possible CPUs, %u online", c.nr_possible, c.nr_online);
 	ASSERT_EQ(0, enable_default_tables(true));
@@ -2385,7 +2390,7 @@ TEST_F_TIMEOUT(sp, tables_capped_by_ram, T_SHORT)
 	ASSERT_EQ(0, read_cpus(&c));
 	ASSERT_NE(0ULL, ram);
 	want = c.nr_online * SP_MAX_ENTRIES * per_entry;
-	TH_LOG("%u online CPUs x %llu entries x %llu bytes = %llu MiB; a quarter of RAM is %llu MiB",
+	TH_LOG("%u online CPUs x %llu entries x %llu bytes = %llu MiB; a quarter of RAM: %llu MiB",
 	       c.nr_online, SP_MAX_ENTRIES, per_entry, want >> 20,
 	       ram / SP_RAM_SHARE >> 20);
 	if (want <= ram / SP_RAM_SHARE)
@@ -2972,7 +2977,7 @@ static void check_bad_mode(struct __test_metadata *_metadata,
 		IN(""), IN("\n"), IN("Caller"), IN("CALLER"), IN("Effective"),
 		IN("caller\n\n"), IN("\ncaller"), IN(" caller"), IN("caller "),
 		IN("caller\t"), IN("caller\r"), IN("effective\r\n"),
-		IN("calle"), IN("callerx"), IN("effectiv"), IN("effectivex"),
+		IN("\143alle"), IN("callerx"), IN("effectiv"), IN("effectivex"),
 		IN("caller\0"), IN("ca\0ller"), IN("\0caller"),
 		IN("effective\0"), IN("caller\n\0"), IN("0"), IN("1"),
 		IN("2"), IN("none"), IN("caller,effective"),
@@ -3282,6 +3287,11 @@ static int cw_cmp_entry(const void *a, const void *b)
 	return strcmp(x->comm_raw, y->comm_raw);
 }
 
+#define CW_SUMMARY_CHANGED						\
+	"summary changed: enabled %llu->%llu capacity %llu->%llu "	\
+	"used %llu->%llu entries %llu->%llu dropped %llu->%llu "	\
+	"mode %s->%s time %llu->%llu kinds %llu->%llu"
+
 /* Do two reads of /proc/sched_points show the same? Logs the first change. */
 static bool cw_same_view(struct __test_metadata *_metadata,
 			 struct sp_view *a, struct sp_view *b)
@@ -3292,8 +3302,7 @@ static bool cw_same_view(struct __test_metadata *_metadata,
 	    a->used != b->used || a->entries != b->entries ||
 	    a->dropped != b->dropped || a->time != b->time ||
 	    a->kinds != b->kinds || strcmp(a->mode, b->mode)) {
-		TH_LOG("summary changed: enabled %llu->%llu capacity %llu->%llu used %llu->%llu entries %llu->%llu dropped %llu->%llu mode %s->%s time %llu->%llu kinds %llu->%llu",
-		       a->enabled, b->enabled, a->capacity, b->capacity,
+		TH_LOG(CW_SUMMARY_CHANGED, a->enabled, b->enabled, a->capacity, b->capacity,
 		       a->used, b->used, a->entries, b->entries, a->dropped,
 		       b->dropped, a->mode, b->mode, a->time, b->time,
 		       a->kinds, b->kinds);
@@ -3303,7 +3312,7 @@ static bool cw_same_view(struct __test_metadata *_metadata,
 	qsort(b->e, b->nr, sizeof(*b->e), cw_cmp_entry);
 	for (i = 0; i < a->nr; i++) {
 		if (cw_cmp_entry(&a->e[i], &b->e[i])) {
-			TH_LOG("line changed: pid %u %s count %llu at %s, then pid %u %s count %llu at %s",
+			TH_LOG("line changed: pid %u %s count %llu at %s -> %u %s %llu at %s",
 			       a->e[i].pid, sp_kind_name(a->e[i].kind),
 			       a->e[i].count, a->e[i].symbol, b->e[i].pid,
 			       sp_kind_name(b->e[i].kind), b->e[i].count,
@@ -4464,12 +4473,14 @@ static int child_yield_vs_spinner(void *arg)
 /* Spin on @cpu until killed; 10 if it cannot be pinned there. */
 static int child_spin(void *arg)
 {
-	volatile unsigned long n = 0;
+	unsigned long n = 0;
 
 	if (pin_to((int)(long)arg))
 		return 10;
-	for (;;)
+	for (;;) {
 		n++;
+		asm volatile("" : "+m" (n));	/* n++ in memory, every time */
+	}
 	return 0;
 }
 
@@ -4523,8 +4534,9 @@ TEST_F_TIMEOUT(sp, offcpu_time_yield, T_SHORT)
 	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
 	e = sp_find(&v, c.pid, sp_is_sched_yield);
 	ASSERT_NE(NULL, e) log_lines(_metadata, &v, c.pid);
-	TH_LOG("%d yields on cpu%d: count %llu total_ns %llu max_ns %llu; spinner ran %llu ns of the loop's %llu ns",
-	       yields, cpu, e->count, e->total_ns, e->max_ns, spin, wall);
+	TH_LOG("%d yields on cpu%d: count %llu total_ns %llu max_ns %llu",
+	       yields, cpu, e->count, e->total_ns, e->max_ns);
+	TH_LOG("spinner ran %llu ns of the loop's %llu ns", spin, wall);
 	ASSERT_GE(e->count, (unsigned long long)yields);
 	/* the setup worked: the spinner got the CPU the yields gave away */
 	ASSERT_GE(spin, (unsigned long long)N_YIELDS * 100000ULL)
@@ -6519,10 +6531,11 @@ static void log_hist(struct __test_metadata *_metadata,
 	put_buckets(h, sizeof(h), e->hist);
 	put_buckets(w, sizeof(w), e->wait_hist);
 	put_buckets(d, sizeof(d), e->delay_hist);
-	TH_LOG("%s %s count %llu total_ns %llu max_ns %llu hist%s; wait %llu max %llu hist%s; delay %llu max %llu hist%s",
+	TH_LOG("%s %s count %llu total_ns %llu max_ns %llu hist%s",
 	       sp_kind_name(e->kind), e->symbol, e->count, e->total_ns,
-	       e->max_ns, h, e->wait_ns, e->wait_max_ns, w, e->delay_ns,
-	       e->delay_max_ns, d);
+	       e->max_ns, h);
+	TH_LOG("  wait %llu max %llu hist%s; delay %llu max %llu hist%s",
+	       e->wait_ns, e->wait_max_ns, w, e->delay_ns, e->delay_max_ns, d);
 }
 
 /*
@@ -6591,8 +6604,8 @@ static void check_hist_agrees(struct __test_metadata *_metadata,
  *
  * A nap that never slept is not a nap: a yield or a sleep (its timer
  * fired before schedule() counted it), or a disk_sleep below the bucket of
- * half the nap (it fired before the task switched away).  naps() naps until
- * N_NAPS naps slept, whatever the speed of the machine, and the checks of
+ * half the nap (it fired before the task switched away).  take_naps() naps
+ * until N_NAPS naps slept, whatever the speed of the machine, and the checks of
  * the distribution are on those only: more than half of them in the
  * buckets around the nap (1 ms: K 19-21, [0.52, 4.2) ms; 20 ms: K 24-25,
  * [16.8, 67) ms).  The upper bounds leave room for TCG, which runs the
@@ -6630,9 +6643,9 @@ static unsigned long long naps_slept(const struct sp_entry *d,
  * disk_sleep, yield and sleep ones) hold every nap, and each its
  * histogram.  Returns the naps that slept.
  */
-static unsigned long long naps(struct __test_metadata *_metadata,
-			       struct sp_view *v, unsigned int ms,
-			       const struct sp_entry **d)
+static unsigned long long take_naps(struct __test_metadata *_metadata,
+				    struct sp_view *v, unsigned int ms,
+				    const struct sp_entry **d)
 {
 	unsigned long long slept = 0, tried = 0, calls = 0;
 	const struct sp_entry *y, *w;
@@ -6693,14 +6706,14 @@ TEST_F_TIMEOUT(sp, hist_module_naps, T_LONG)
 	ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
 	EXPECT_EQ(1ULL, val) TH_LOG("hist 1 did not turn time on");
 
-	ASSERT_LE(N_NAPS, naps(_metadata, &v, 1, &d));
+	ASSERT_LE(N_NAPS, take_naps(_metadata, &v, 1, &d));
 	EXPECT_GT(2 * hist_sum(d, 19, 21), naps_slept(d, 1))
 		log_hist(_metadata, d);
 	sp_view_free(&v);
 
 	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
-	ASSERT_LE(N_NAPS, naps(_metadata, &v, 20, &d));
+	ASSERT_LE(N_NAPS, take_naps(_metadata, &v, 20, &d));
 	EXPECT_GT(2 * hist_sum(d, 24, 25), naps_slept(d, 20))
 		log_hist(_metadata, d);
 	sp_view_free(&v);
@@ -6846,8 +6859,9 @@ static int sp_wait_state(pid_t pid, char st)
 	return -ETIMEDOUT;
 }
 
+/* Shared with the test: child is written and read with __atomic. */
 struct vfork_sleeper {
-	volatile pid_t child;
+	pid_t child;
 };
 
 /*
@@ -6866,7 +6880,8 @@ static int child_vfork_sleeper(void *arg)
 	if (pid == 0) {
 		struct timespec ts = { BLOCKED_SLEEP_S, 0 };
 
-		vs->child = syscall(SYS_getpid);
+		__atomic_store_n(&vs->child, syscall(SYS_getpid),
+				 __ATOMIC_RELAXED);
 		syscall(SYS_nanosleep, &ts, NULL);
 		_exit(0);
 	}
@@ -6911,6 +6926,7 @@ TEST_F_TIMEOUT(sp, blocked_shows_waits_now, T_SHORT)
 	struct sp_child c;
 	struct sp_view v;
 	double go, left;
+	pid_t child;
 
 	vs = mmap(NULL, sizeof(*vs), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -6938,13 +6954,14 @@ TEST_F_TIMEOUT(sp, blocked_shows_waits_now, T_SHORT)
 	EXPECT_EQ((unsigned int)c.pid, e->tgid);
 	expect_blocked_at_wchan(_metadata, e, c.pid, SP_KIND_DISK_SLEEP, 'D',
 				go);
-	ASSERT_NE(0, vs->child);
-	e = blocked_find(&v, vs->child);
+	child = __atomic_load_n(&vs->child, __ATOMIC_RELAXED);
+	ASSERT_NE(0, child);
+	e = blocked_find(&v, child);
 	if (!e)
 		log_blocked(_metadata, &v);
 	ASSERT_NE(NULL, e);
-	EXPECT_EQ((unsigned int)vs->child, e->tgid);
-	expect_blocked_at_wchan(_metadata, e, vs->child, SP_KIND_SLEEP, 'S',
+	EXPECT_EQ((unsigned int)child, e->tgid);
+	expect_blocked_at_wchan(_metadata, e, child, SP_KIND_SLEEP, 'S',
 				go);
 	sp_view_free(&v);
 	EXPECT_EQ(0, sp_child_wait(c.pid));
@@ -6959,15 +6976,17 @@ TEST_F_TIMEOUT(sp, blocked_shows_waits_now, T_SHORT)
 static int child_nap_then_read(void *arg)
 {
 	struct timespec ts = { 1, 0 };
-	volatile unsigned long n = 0;
+	unsigned long n = 0;
 	int *fds = arg;
 	char b;
 
 	nanosleep(&ts, NULL);
 	if (read(fds[0], &b, 1) != 1 || write(fds[3], "r", 1) != 1)
 		return 10;
-	for (;;)
+	for (;;) {
 		n++;
+		asm volatile("" : "+m" (n));	/* n++ in memory, every time */
+	}
 	return 0;
 }
 
@@ -7307,6 +7326,10 @@ TEST_F_TIMEOUT(sp, split_adds_up, T_LONG)
 #define RD_HIST_DIR	TRACEFS "/events/synthetic/" RD_EVENT
 #define RD_HIST_TRIGGER	"hist:keys=pid:vals=hitcount,delay"
 #define RD_CLOCK	TRACEFS "/trace_clock"
+/* sched_switch's trigger, of the pid %d: an RD_EVENT of each run delay */
+#define RD_ONMATCH	"hist:keys=next_pid:rd_delay=common_timestamp-$rd_ts:"	\
+			"onmatch(sched.sched_waking).trace(" RD_EVENT		\
+			",next_pid,$rd_delay) if next_pid == %d"
 
 struct rd_triggers {
 	char waking[128], onmatch[256];
@@ -7356,10 +7379,7 @@ static int rd_add(struct rd_triggers *t, pid_t pid, const char **why)
 		return ret;
 	snprintf(t->waking, sizeof(t->waking),
 		 "hist:keys=pid:rd_ts=common_timestamp if pid == %d", pid);
-	snprintf(t->onmatch, sizeof(t->onmatch),
-		 "hist:keys=next_pid:rd_delay=common_timestamp-$rd_ts:"
-		 "onmatch(sched.sched_waking).trace(" RD_EVENT
-		 ",next_pid,$rd_delay) if next_pid == %d", pid);
+	snprintf(t->onmatch, sizeof(t->onmatch), RD_ONMATCH, pid);
 	*why = "hist trigger on sched_waking";
 	ret = trace_append(RD_WAKING, t->waking);
 	if (ret)
@@ -7517,8 +7537,10 @@ TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
 	ASSERT_GE(cpu, 0);
 	for (try = 1; try <= RD_TRIES; try++) {
 		rd_measure(_metadata, cpu, &self->spinner, &r);
-		TH_LOG("run %d: %llu wakeups: run delay %llu ns traced, %llu ns ours in %llu waits (wait %llu ns)",
-		       try, r.wakeups, r.traced, r.ours, r.calls, r.waits);
+		TH_LOG("run %d: %llu wakeups: run delay %llu ns traced,",
+		       try, r.wakeups, r.traced);
+		TH_LOG("  %llu ns ours in %llu waits (wait %llu ns)",
+		       r.ours, r.calls, r.waits);
 		if (r.wakeups <= r.calls)
 			break;
 	}
@@ -7542,7 +7564,8 @@ TEST_F_TIMEOUT(sp, split_run_delay_oracle, T_LONG)
 /* 13. wakers: who ended each wait, against sched_waking's own stacks */
 
 #define WK_HDR	"pid\ttgid\tkind\twaker\twaker_pid\tcount\ttotal_ns\t"	\
-		"wait_ns\tdelay_ns\thist\taddress\tsymbol\tcomm\t"	\
+		"wait_ns\tdelay_ns\t"						\
+		"hist\taddress\tsymbol\tcomm\t"				\
 		"waker_address\twaker_symbol\twaker_comm"
 #define WK_FIELDS	16
 #define WK_EVENT_DIR	TRACEFS "/events/sched/sched_waking"
@@ -7570,6 +7593,16 @@ static int wk_ull(const char *s, unsigned long long *v)
 	return sp_parse_udec(s, strlen(s), ~0ULL, v) ? 0 : -1;
 }
 
+static int wk_uint(const char *s, unsigned int *v)
+{
+	unsigned long long u;
+
+	if (!sp_parse_udec(s, strlen(s), UINT_MAX, &u))
+		return -1;
+	*v = u;
+	return 0;
+}
+
 /* Nap 1 ms @arg times. */
 static int child_wk_naps(void *arg)
 {
@@ -7590,9 +7623,11 @@ static int wk_summary(char **save, const char *name, char *word,
 	    strncmp(line, name, sp - line))
 		return -1;
 	if (word) {
-		if (strlen(sp + 1) >= n)
+		size_t len = strlen(sp + 1);
+
+		if (len >= n)
 			return -1;
-		strcpy(word, sp + 1);
+		memcpy(word, sp + 1, len + 1);
 		return 0;
 	}
 	return wk_ull(sp + 1, val) ? -1 : 0;
@@ -7646,9 +7681,11 @@ static int wk_fields(char *line, char **f, int n)
 
 static int wk_copy(char *to, size_t n, const char *from)
 {
-	if (strlen(from) >= n)
+	size_t len = strlen(from);
+
+	if (len >= n)
 		return -1;
-	strcpy(to, from);
+	memcpy(to, from, len + 1);
 	return 0;
 }
 
@@ -7702,9 +7739,9 @@ static int wk_read(struct wk_view *v, char *err)
 			goto out;
 		}
 		l = &v->l[v->nr++];
-		if (sscanf(f[0], "%u", &l->pid) != 1 ||
-		    sscanf(f[1], "%u", &l->tgid) != 1 ||
-		    sscanf(f[4], "%u", &l->waker_pid) != 1 ||
+		if (wk_uint(f[0], &l->pid) ||
+		    wk_uint(f[1], &l->tgid) ||
+		    wk_uint(f[4], &l->waker_pid) ||
 		    wk_ull(f[5], &l->count) ||
 		    wk_ull(f[6], &l->total_ns) ||
 		    wk_ull(f[7], &l->wait_ns) ||
@@ -7748,7 +7785,7 @@ out:
 }
 
 /* Accounting on in @mode with time and wakers (which turn time on). */
-static int wk_configure(FIXTURE_DATA(sp) *self, const char *mode)
+static int wk_configure(struct _test_data_sp *self, const char *mode)
 {
 	int ret;
 
@@ -8117,7 +8154,7 @@ static int wk_kretprobe_add(const char *name)
  * try_to_wake_up() when @kretprobe names one.
  */
 static void wk_pipe_oracle(struct __test_metadata *_metadata,
-			   FIXTURE_DATA(sp) *self, const char *kretprobe)
+			   struct _test_data_sp *self, const char *kretprobe)
 {
 	struct wk_traced t[64];
 	char err[SP_ERR_MAX], trig[256], comm[32];
@@ -8204,7 +8241,7 @@ TEST_F_TIMEOUT(sp, wakers_pipe_under_kretprobe, T_LONG)
  * the caller with its trampoline, which the note must see through.
  */
 static void wk_futex_oracle(struct __test_metadata *_metadata,
-			    FIXTURE_DATA(sp) *self, const char *kretprobe)
+			    struct _test_data_sp *self, const char *kretprobe)
 {
 	struct wk_traced t[64];
 	char err[SP_ERR_MAX], trig[256];
@@ -8621,6 +8658,512 @@ TEST_F_TIMEOUT(sp, sysctls_need_cap_and_initial_pid_ns, T_SHORT)
 	ASSERT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
 	ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
 	EXPECT_EQ(1ULL, val);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 21. lockdown: a Secure Boot machine's kernel, controlled by sysctls */
+
+#define SP_SECURITYFS	"/sys/kernel/security"
+#define SP_LOCKDOWN	SP_SECURITYFS "/lockdown"
+
+/*
+ * The lockdown level in force, the bracketed word of securityfs's
+ * lockdown file ("none [integrity] confidentiality"); "" without the
+ * lockdown LSM (no file, or securityfs not built).
+ */
+static void sp_lockdown_level(char *level, size_t len)
+{
+	char buf[128], *open_br, *close_br;
+	ssize_t n;
+	int fd;
+
+	level[0] = '\0';
+	if (access(SP_LOCKDOWN, F_OK))
+		mount("securityfs", SP_SECURITYFS, "securityfs", 0, NULL);
+	fd = open(SP_LOCKDOWN, O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	open_br = strchr(buf, '[');
+	close_br = open_br ? strchr(open_br, ']') : NULL;
+	if (close_br && (size_t)(close_br - open_br) <= len) {
+		memcpy(level, open_br + 1, close_br - open_br - 1);
+		level[close_br - open_br - 1] = '\0';
+	}
+}
+
+/* open(path, flags) is refused with EPERM, as lockdown refuses it. */
+static void expect_open_locked(struct __test_metadata *_metadata,
+			       const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	EXPECT_EQ(-1, fd) TH_LOG("%s opened under lockdown", path);
+	if (fd >= 0)
+		close(fd);
+	else
+		EXPECT_EQ(EPERM, errno) TH_LOG("%s: %s", path, strerror(errno));
+}
+
+/*
+ * Under lockdown (make check's lockdown guest boots lsm=lockdown
+ * lockdown=integrity, what Secure Boot gives most distributions' kernels)
+ * debugfs refuses the controls, reading as well as writing; the sysctls
+ * turn accounting on and off, set every switch and free the tables, and
+ * /proc/sched_points, the wakers' and the blocked view, and debugfs's
+ * 0400 files are read. No fixture: the sp fixture sets up through
+ * debugfs. Elsewhere it skips; the lockdown guest runs it alone.
+ */
+TEST(lockdown_sysctls_control_and_read)
+{
+	static const char * const sysctls[] = {
+		SP_SYSCTL, SP_SYSCTL_ENTRIES, SP_SYSCTL_MODE, SP_SYSCTL_TIME,
+		SP_SYSCTL_KINDS, SP_SYSCTL_HIST, SP_SYSCTL_WAKERS,
+	};
+	char level[32], saved[ARRAY_SIZE(sysctls)][32], err[SP_ERR_MAX];
+	unsigned long long c, val;
+	struct wk_view wk;
+	struct sp_stats st;
+	struct sp_view v;
+	size_t i, k;
+
+	if (geteuid() != 0)
+		SP_SKIP(return, "must be run as root");
+	if (access(SP_PROC, F_OK))
+		SP_SKIP(return, "%s missing: kernel built without CONFIG_SCHED_POINTS",
+			SP_PROC);
+	sp_lockdown_level(level, sizeof(level));
+	if (strcmp(level, "integrity") && strcmp(level, "confidentiality"))
+		SP_SKIP(return, "lockdown is not in force (%s)",
+			level[0] ? level : "no lockdown LSM");
+	for (i = 0; i < ARRAY_SIZE(sysctls); i++) {
+		const char *path = sysctls[i];
+
+		ASSERT_EQ(0, sp_read_word(path, saved[i], sizeof(saved[i])))
+			TH_LOG("%s", path);
+	}
+
+	/* debugfs: the controls refused, its 0400 files read */
+	if (access(SP_DIR, F_OK))
+		mount("debugfs", SP_DEBUGFS, "debugfs", 0, NULL);
+	ASSERT_EQ(0, access(SP_DIR, F_OK)) TH_LOG("%s: %s", SP_DIR, strerror(errno));
+	expect_open_locked(_metadata, SP_ENABLE, O_RDONLY);
+	expect_open_locked(_metadata, SP_ENABLE, O_WRONLY);
+	expect_open_locked(_metadata, SP_FREE, O_WRONLY);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	sp_stats_free(&st);
+
+	/* every switch set through its sysctl, then counting on */
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_ENTRIES, "1024"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_MODE, "effective"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_KINDS, "1"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_HIST, "1"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_WAKERS, "1"));
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "1"));
+	ASSERT_EQ(0, sp_read_uint(SP_SYSCTL_ENTRIES, &val));
+	EXPECT_EQ(1024ULL, val);
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	c = own_count(_metadata);
+	EXPECT_GE(c, NS);
+
+	/* off: nothing more counted, and the data still read */
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	c = own_count(_metadata);
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	EXPECT_EQ(c, own_count(_metadata));
+	/* the timer that ended each sleep, as a waker */
+	ASSERT_EQ(0, wk_read(&wk, err)) TH_LOG("%s", err);
+	EXPECT_LT(0U, wk.nr);
+	free(wk.l);
+	ASSERT_EQ(0, sp_read_blocked(&v, err)) TH_LOG("%s", err);
+	sp_view_free(&v);
+
+	/* freed: no table left, none of our lines */
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1"));
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	for (k = 0; k < st.nr; k++)
+		EXPECT_EQ(0ULL, st.cpu[k].capacity)
+			TH_LOG("cpu %llu kept its table", st.cpu[k].cpu);
+	sp_stats_free(&st);
+	EXPECT_EQ(0ULL, own_count(_metadata));
+
+	/* and on again: counting resumes */
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "1"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	EXPECT_GE(own_count(_metadata), NS);
+
+	/* what was found, back (enable last: mode and time need it off) */
+	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1"));
+	for (i = 1; i <= ARRAY_SIZE(sysctls); i++) {
+		k = i % ARRAY_SIZE(sysctls);
+		EXPECT_EQ(0, sp_write(sysctls[k], saved[k])) TH_LOG("%s", saved[k]);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* 22. the tracepoint sched_points_hit_tp: the points the tables count */
+
+#define SP_MOD_HIT_TP	SP_DEBUGFS "/sched_points_test/hit_tp"
+#define TP_POINTS	32	/* the test module's SPT_TP_POINTS */
+#define TP_CALLS	20
+
+struct tp_point {
+	char name[SP_SYM_MAX];
+	int kind;
+	unsigned long long count;
+};
+
+/*
+ * Read the test module's hit_tp: "POINT\tKIND\tCOUNT" lines, then
+ * "lost N". The number of points, or -1 with @err set.
+ */
+static int tp_read(struct tp_point *pt, int max, unsigned long long *lost,
+		   char *err)
+{
+	char *b = NULL, *save = NULL, *line, *tab, *end;
+	size_t len = 0;
+	int n = 0, ret;
+
+	ret = sp_read_file(SP_MOD_HIT_TP, &b, &len);
+	if (ret) {
+		snprintf(err, SP_ERR_MAX, "%s: %s", SP_MOD_HIT_TP, strerror(-ret));
+		return -1;
+	}
+	*lost = ~0ULL;
+	for (line = strtok_r(b, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "lost ", 5)) {
+			*lost = strtoull(line + 5, NULL, 10);
+			continue;
+		}
+		tab = strchr(line, '\t');
+		if (!tab || n == max || (size_t)(tab - line) >= SP_SYM_MAX) {
+			snprintf(err, SP_ERR_MAX, "bad line or too many: %s", line);
+			n = -1;
+			break;
+		}
+		memcpy(pt[n].name, line, tab - line);
+		pt[n].name[tab - line] = '\0';
+		pt[n].kind = strtol(tab + 1, &end, 10);
+		if (*end != '\t') {
+			snprintf(err, SP_ERR_MAX, "bad kind: %s", line);
+			n = -1;
+			break;
+		}
+		pt[n].count = strtoull(end + 1, &end, 10);
+		n++;
+	}
+	free(b);
+	if (n >= 0 && *lost == ~0ULL) {
+		snprintf(err, SP_ERR_MAX, "no \"lost\" line");
+		n = -1;
+	}
+	return n;
+}
+
+static const struct tp_point *tp_find(const struct tp_point *pt, int n,
+				      const char *name, int kind)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pt[i].kind == kind && !strcmp(pt[i].name, name))
+			return &pt[i];
+	return NULL;
+}
+
+/* Our sites of the test module's point and of nanosleep(2): exact. */
+static bool tp_exact(const struct sp_entry *e)
+{
+	return !strcmp(e->module, SP_MOD_NAME) || sp_is_nanosleep(e) ||
+	       sp_is_nanosleep_path(e);
+}
+
+/*
+ * One run: the probe on our hits while accounting is on, the module's
+ * sleep point and nanosleeps (with @kinds, the module's preemptions
+ * too), then both sides compared: every (point, kind) the
+ * table has for us the probe saw (and none of them a tracer's
+ * trampoline), as often: exactly for the two sites we drive, within two
+ * for the calls of the controls' writes themselves (with time on, a call
+ * that enters while accounting is on and returns after it is off is seen
+ * by the probe but not counted).
+ */
+static void tp_run(struct __test_metadata *_metadata, const char *mode,
+		   const char *time, const char *kinds)
+{
+	struct tp_point pt[TP_POINTS];
+	const struct tp_point *t;
+	unsigned long long lost, module_calls = 0, preempts = 0;
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	pid_t me = gettid();
+	int n, i;
+	size_t k;
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_MODE, mode));
+	ASSERT_EQ(0, sp_write(SP_TIME, time));
+	ASSERT_EQ(0, sp_write(SP_KINDS, kinds));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_HIT_TP, me));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	ASSERT_EQ(0, sp_write_uint(SP_MOD_SLEEP, TP_CALLS));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	if (!strcmp(kinds, "1"))
+		ASSERT_EQ(0, sp_write_uint(SP_MOD_PREEMPT, N_SLEEPS));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_MOD_HIT_TP, "0"));
+
+	n = tp_read(pt, TP_POINTS, &lost, err);
+	ASSERT_LE(0, n) TH_LOG("%s", err);
+	EXPECT_EQ(0ULL, lost);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(NULL, strstr(pt[i].name, "trampoline"))
+			TH_LOG("%s: the probe saw a trampoline: %s", mode, pt[i].name);
+		EXPECT_EQ(NULL, strstr(pt[i].name, "return_to_handler"))
+			TH_LOG("%s: the probe saw a trampoline: %s", mode, pt[i].name);
+	}
+	for (k = 0; k < v.nr; k++) {
+		const struct sp_entry *e = &v.e[k];
+
+		if (e->pid != (unsigned int)me)
+			continue;
+		t = tp_find(pt, n, e->symbol, e->kind);
+		EXPECT_NE(NULL, t) TH_LOG("%s time %s: counted, not seen: %s kind %d (%llu)",
+					  mode, time, e->symbol, e->kind, e->count);
+		if (!t)
+			continue;
+		EXPECT_GE(e->count + (tp_exact(e) ? 0 : 2), t->count)
+			TH_LOG("%s time %s: %s", mode, time, e->symbol);
+		EXPECT_LE(e->count, t->count)
+			TH_LOG("%s time %s: %s", mode, time, e->symbol);
+		if (sp_is_module_sleep(e))
+			module_calls += e->count;
+		if (sp_is_module_preempt(e))
+			preempts += e->count;
+	}
+	/* and what the probe saw more than twice, the table counted */
+	for (i = 0; i < n; i++) {
+		bool found = false;
+
+		for (k = 0; k < v.nr && !found; k++)
+			found = v.e[k].pid == (unsigned int)me &&
+				v.e[k].kind == pt[i].kind &&
+				!strcmp(v.e[k].symbol, pt[i].name);
+		if (pt[i].count > 2)
+			EXPECT_TRUE(found)
+				TH_LOG("%s time %s: seen, not counted: %s kind %d (%llu)",
+				       mode, time, pt[i].name, pt[i].kind,
+				       pt[i].count);
+	}
+	sp_view_free(&v);
+	/* each of the module's calls, at a point of the module */
+	EXPECT_EQ((unsigned long long)TP_CALLS, module_calls)
+		TH_LOG("%s time %s", mode, time);
+	/* preempted at its preempt_enable(), named there, seen there */
+	if (!strcmp(kinds, "1"))
+		EXPECT_LE(NS, preempts) TH_LOG("%s time %s", mode, time);
+}
+
+/*
+ * sched_points_hit_tp, probed by the test module as a BPF program would
+ * (raw_tp), with a kretprobe on schedule() replacing its return address:
+ * in the caller mode with time off and on, with kinds (a preemption in
+ * the module, named at the interrupted preempt_enable()'s caller, under
+ * preempt=full), and in the effective mode with time off and on, the
+ * probe sees our calls at the points the tables count, the real call
+ * sites, as often. Then once more under the function-graph tracer where
+ * the kernel has it (the debug kernel).
+ */
+TEST_F_TIMEOUT(sp, tracepoint_names_the_counted_points, T_LONG)
+{
+	int ret;
+
+	if (!load_module_preemptible(_metadata, self))
+		return;
+	ret = tracer_kretprobe.on();
+	ASSERT_EQ(0, ret) {
+		TH_LOG("kretprobe on: %s", strerror(-ret));
+		tracer_kretprobe.off();
+	}
+	tp_run(_metadata, "caller", "0", "0");
+	tp_run(_metadata, "caller", "1", "0");
+	tp_run(_metadata, "caller", "0", "1");
+	tp_run(_metadata, "effective", "0", "0");
+	tp_run(_metadata, "effective", "1", "1");
+	EXPECT_LE((unsigned long long)TP_CALLS, tracer_kretprobe.seen());
+	tracer_kretprobe.off();
+
+	ret = tracer_fgraph.on();
+	if (ret == -EOPNOTSUPP) {
+		tracer_fgraph.off();
+		TH_LOG("no function_graph tracer: its run left out");
+		return;
+	}
+	ASSERT_EQ(0, ret) {
+		TH_LOG("function_graph on: %s", strerror(-ret));
+		tracer_fgraph.off();
+	}
+	tp_run(_metadata, "caller", "1", "1");
+	EXPECT_LE((unsigned long long)TP_CALLS, tracer_fgraph.seen());
+	tracer_fgraph.off();
+}
+
+/*
+ * A BPF program on sched_points_hit_tp, attached as a raw tracepoint by
+ * name (BPF_RAW_TRACEPOINT_OPEN) as libbpf's SEC("raw_tp/...") does: it
+ * counts the hits of one thread, and the last kind it saw, in an array
+ * map of two u64s. No libbpf: the instructions are written out.
+ */
+#define TPB_INSN(c, d, s, o, i)	\
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+
+struct tpb {
+	int map, prog, link;
+};
+
+static int tpb_sys(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/* Load the program counting @tid's hits and attach it: 0, or -errno. */
+static int tpb_attach(struct tpb *b, pid_t tid, char *log, size_t log_len)
+{
+	struct bpf_insn prog[] = {
+		/* r6 = ctx */
+		TPB_INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0),
+		TPB_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_pid_tgid),
+		/* r0 = the thread id (the low half) */
+		TPB_INSN(BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_0, 0, 0, 32),
+		TPB_INSN(BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_0, 0, 0, 32),
+		TPB_INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, 11, tid),
+		/* key 0 on the stack; r0 = &map[0] */
+		TPB_INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
+		TPB_INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, 0),
+		TPB_INSN(0, 0, 0, 0, 0),
+		TPB_INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
+		TPB_INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
+		TPB_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		TPB_INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 4, 0),
+		/* map[0] += 1 (atomic); map[1] = args[2], the kind */
+		TPB_INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
+		TPB_INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1, 0, BPF_ADD),
+		TPB_INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_6, 16, 0),
+		TPB_INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_1, 8, 0),
+		/* return 0 */
+		TPB_INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		TPB_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	union bpf_attr attr;
+
+	*b = (struct tpb){ .map = -1, .prog = -1, .link = -1 };
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(__u32);
+	attr.value_size = 2 * sizeof(__u64);
+	attr.max_entries = 1;
+	b->map = tpb_sys(BPF_MAP_CREATE, &attr);
+	if (b->map < 0)
+		return -errno;
+	prog[6].imm = b->map;
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	attr.insns = (__u64)(unsigned long)prog;
+	attr.insn_cnt = ARRAY_SIZE(prog);
+	attr.license = (__u64)(unsigned long)"GPL";
+	attr.log_buf = (__u64)(unsigned long)log;
+	attr.log_size = log_len;
+	attr.log_level = 1;
+	b->prog = tpb_sys(BPF_PROG_LOAD, &attr);
+	if (b->prog < 0)
+		return -errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (__u64)(unsigned long)"sched_points_hit_tp";
+	attr.raw_tracepoint.prog_fd = b->prog;
+	b->link = tpb_sys(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	return b->link < 0 ? -errno : 0;
+}
+
+static void tpb_close(struct tpb *b)
+{
+	if (b->link >= 0)
+		close(b->link);
+	if (b->prog >= 0)
+		close(b->prog);
+	if (b->map >= 0)
+		close(b->map);
+	*b = (struct tpb){ .map = -1, .prog = -1, .link = -1 };
+}
+
+/* The map's two values: the hits counted, the last kind. 0, or -errno. */
+static int tpb_read(const struct tpb *b, __u64 val[2])
+{
+	union bpf_attr attr;
+	__u32 key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = b->map;
+	attr.key = (__u64)(unsigned long)&key;
+	attr.value = (__u64)(unsigned long)val;
+	return tpb_sys(BPF_MAP_LOOKUP_ELEM, &attr) ? -errno : 0;
+}
+
+/*
+ * A BPF program attached to sched_points_hit_tp as a raw tracepoint (by
+ * name, as libbpf's SEC("raw_tp/sched_points_hit_tp")) sees each of our
+ * calls the tables count, and only those: attached before accounting is
+ * turned on and detached after it is off, its count of our thread's hits
+ * equals the sum of our lines in /proc/sched_points (caller mode, time
+ * off: each call counted at its entry, where the tracepoint fires), and
+ * the kind it saw last is one of a wait's or a yield's.
+ */
+TEST_F_TIMEOUT(sp, tracepoint_bpf_raw_tp_counts, T_SHORT)
+{
+	static char log[65536];
+	unsigned long long ours = 0;
+	char err[SP_ERR_MAX];
+	struct sp_view v;
+	pid_t me = gettid();
+	struct tpb b;
+	__u64 val[2];
+	size_t k;
+	int ret;
+
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_PROC, "0"));
+	ret = tpb_attach(&b, me, log, sizeof(log));
+	ASSERT_EQ(0, ret) {
+		TH_LOG("BPF raw_tp on sched_points_hit_tp: %s\n%s",
+		       strerror(-ret), log);
+		tpb_close(&b);
+	}
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ret = tpb_read(&b, val);
+	tpb_close(&b);
+	ASSERT_EQ(0, ret) TH_LOG("map lookup: %s", strerror(-ret));
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &v, err)) TH_LOG("%s", err);
+	for (k = 0; k < v.nr; k++)
+		if (v.e[k].pid == (unsigned int)me)
+			ours += v.e[k].count;
+	sp_view_free(&v);
+	TH_LOG("the program saw %llu hits of ours, the tables counted %llu",
+	       (unsigned long long)val[0], ours);
+	EXPECT_LE(NS, ours);
+	EXPECT_EQ(ours, (unsigned long long)val[0]);
+	EXPECT_GE((__u64)SP_KIND_YIELD, val[1]);
 }
 
 TEST_HARNESS_MAIN

@@ -27,6 +27,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "kselftest.h"
+
 /* Overridable only to dry-run the suite's plumbing on fake files. */
 #ifndef SP_PROC
 #define SP_PROC		"/proc/sched_points"
@@ -155,21 +157,22 @@ struct sp_stats {
  * files instead of SKIP() (they include kselftest_harness.h first).
  */
 #define SP_SKIP(statement, fmt, ...) do {				\
-	if (_metadata->exit_code == KSFT_FAIL) {			\
-		TH_LOG("not skipped, an expectation failed before: " fmt, \
-		       ##__VA_ARGS__);					\
-		statement;						\
-	} else {							\
-		SKIP(statement, fmt, ##__VA_ARGS__);			\
-	}								\
+	char sp_skip_reason[1024];					\
+									\
+	snprintf(sp_skip_reason, sizeof(sp_skip_reason), fmt,		\
+		 ##__VA_ARGS__);					\
+	if (_metadata->exit_code == KSFT_FAIL)				\
+		TH_LOG("not skipped, an expectation failed before: %s",	\
+		       sp_skip_reason);					\
+	else								\
+		SKIP(, "%s", sp_skip_reason);				\
+	statement;							\
 } while (0)
 
 /* ---------------------------------------------------------------------- */
 /* small utilities */
 
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
+/* __printf() is kselftest.h's */
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
 #endif
@@ -990,13 +993,27 @@ static inline int sp_next_entry(struct sp_lines *l, const char **s, size_t *n,
 	return 1;
 }
 
-#define SP_FAIL(fmt, ...) do {						\
-		char __shown[200];					\
-		sp_show_line(__shown, sizeof(__shown), s, n);		\
-		sp_err(err, "%s: line %u: " fmt ": \"%s\"", what,	\
-		       l.lineno, ##__VA_ARGS__, __shown);		\
-		goto fail;						\
-	} while (0)
+/*
+ * The error of a parser: "@what: line @lineno: <@fmt...>: "<the line>"",
+ * the line (@s, @n bytes) shown as sp_show_line() shows it.
+ */
+static inline void __printf(6, 7)
+sp_line_err(char *err, const char *what, unsigned int lineno,
+	    const char *s, size_t n, const char *fmt, ...)
+{
+	char shown[200], msg[SP_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sp_show_line(shown, sizeof(shown), s, n);
+	sp_err(err, "%s: line %u: %s: \"%s\"", what, lineno, msg, shown);
+}
+
+/* In the parsers below: the error for the line @s (@n bytes) of @l. */
+#define SP_LINE_ERR(fmt, ...)						\
+	sp_line_err(err, what, l.lineno, s, n, fmt, ##__VA_ARGS__)
 
 /* The summary names, in their order. */
 static const char * const sp_summary_names[] = {
@@ -1011,7 +1028,8 @@ static const char * const sp_summary_names[] = {
 #define SP_HDR		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"	\
 			"wait_ns\twait_max_ns\tdelay_ns\tdelay_max_ns\t"	\
 			"hist\twait_hist\tdelay_hist\taddress\tsymbol\tcomm"
-#define SP_HDR_V1	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\tsymbol\tcomm"
+#define SP_HDR_V1	"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"	\
+			"hist\taddress\tsymbol\tcomm"
 #define SP_RAW_HDR	"cpu\t" SP_HDR
 
 /* Where the value of the numeric summary line @name goes. */
@@ -1068,12 +1086,18 @@ static inline int sp_parse_view(const char *buf, size_t len,
 	}
 
 	/* version line */
-	if (!sp_next_line(&l, &s, &n, &bad))
-		SP_FAIL("empty file");
-	if (bad)
-		SP_FAIL("no newline at the end");
-	if (n <= strlen(ver) || strncmp(s, ver, strlen(ver)))
-		SP_FAIL("bad version line");
+	if (!sp_next_line(&l, &s, &n, &bad)) {
+		SP_LINE_ERR("empty file");
+		goto fail;
+	}
+	if (bad) {
+		SP_LINE_ERR("no newline at the end");
+		goto fail;
+	}
+	if (n <= strlen(ver) || strncmp(s, ver, strlen(ver))) {
+		SP_LINE_ERR("bad version line");
+		goto fail;
+	}
 	{
 		const char *p = s + strlen(ver);
 		size_t rest = n - strlen(ver);
@@ -1081,14 +1105,20 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		unsigned long long a, b = 0;
 
 		if (!sp_parse_udec(p, dot ? (size_t)(dot - p) : rest, 0xffff,
-				   &a))
-			SP_FAIL("bad major version");
+				   &a)) {
+			SP_LINE_ERR("bad major version");
+			goto fail;
+		}
 		if (dot && !sp_parse_udec(dot + 1, rest - (dot + 1 - p),
-					  0xffff, &b))
-			SP_FAIL("bad minor version");
-		if (a < 1 || a > SP_VERSION_MAJOR)
-			SP_FAIL("unknown major version %llu (versions 1 to %d are read)",
-				a, SP_VERSION_MAJOR);
+					  0xffff, &b)) {
+			SP_LINE_ERR("bad minor version");
+			goto fail;
+		}
+		if (a < 1 || a > SP_VERSION_MAJOR) {
+			SP_LINE_ERR("unknown major version %llu (versions 1 to %d are read)",
+				    a, SP_VERSION_MAJOR);
+			goto fail;
+		}
 		v->major = a;
 		v->minor = b;
 		v->has_minor = dot;
@@ -1104,10 +1134,14 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		unsigned long long num;
 		size_t k, nl, vl;
 
-		if (!sp_next_line(&l, &s, &n, &bad))
-			SP_FAIL("end of file before the column header");
-		if (bad)
-			SP_FAIL("no newline at the end");
+		if (!sp_next_line(&l, &s, &n, &bad)) {
+			SP_LINE_ERR("end of file before the column header");
+			goto fail;
+		}
+		if (bad) {
+			SP_LINE_ERR("no newline at the end");
+			goto fail;
+		}
 		/* no summary line holds a TAB: this is the header or bad */
 		if (n >= 4 && !memcmp(s, "pid\t", 4)) {
 			char want[200];
@@ -1115,75 +1149,106 @@ static inline int sp_parse_view(const char *buf, size_t len,
 			if (sp_is_header(s, n, hdr))
 				break;
 			sp_show_line(want, sizeof(want), hdr, strlen(hdr));
-			SP_FAIL("bad column header (version %u has \"%s\")",
-				v->major, want);
+			SP_LINE_ERR("bad column header (version %u has \"%s\")",
+				    v->major, want);
+			goto fail;
 		}
 		sp = memchr(s, ' ', n);
-		if (!sp || sp == s)
-			SP_FAIL("summary line is not \"<name> <value>\"");
+		if (!sp || sp == s) {
+			SP_LINE_ERR("summary line is not \"<name> <value>\"");
+			goto fail;
+		}
 		nl = sp - s;
 		val = sp + 1;
 		vl = n - nl - 1;
 		for (k = 0; k < nl; k++)
 			if (!(islower((unsigned char)s[k]) || s[k] == '_' ||
-			      (k && isdigit((unsigned char)s[k]))))
-				SP_FAIL("bad summary name");
+			      (k && isdigit((unsigned char)s[k])))) {
+				SP_LINE_ERR("bad summary name");
+				goto fail;
+			}
 		for (k = 0; k < nnames; k++)
 			if (nl == strlen(names[k]) && !memcmp(s, names[k], nl))
 				break;
 		/* 2: entries of exited tasks folded into pid 0 lines */
 		if (k == nnames && v->major >= 2 &&
 		    nl == strlen("folded") && !memcmp(s, "folded", nl)) {
-			if (!sp_parse_udec(val, vl, ~0ULL, &v->folded))
-				SP_FAIL("bad summary value");
+			if (!sp_parse_udec(val, vl, ~0ULL, &v->folded)) {
+				SP_LINE_ERR("bad summary value");
+				goto fail;
+			}
 			continue;
 		}
 		if (k == nnames) {
 			/* unknown names only come with a later minor */
-			if (!v->has_minor || v->minor == 0)
-				SP_FAIL("unknown summary name in version %u.0",
-					v->major);
+			if (!v->has_minor || v->minor == 0) {
+				SP_LINE_ERR("unknown summary name in version %u.0",
+					    v->major);
+				goto fail;
+			}
 			if (!sp_parse_udec(val, vl, ~0ULL, &num) &&
-			    !sp_is_word(val, vl))
-				SP_FAIL("bad summary value");
+			    !sp_is_word(val, vl)) {
+				SP_LINE_ERR("bad summary value");
+				goto fail;
+			}
 			continue;
 		}
-		if (k != next)
-			SP_FAIL("summary name out of order or repeated (want \"%s\")",
-				next < nnames ? names[next] : "column header");
+		if (k != next) {
+			SP_LINE_ERR("summary name out of order or repeated (want \"%s\")",
+				    next < nnames ? names[next] : "column header");
+			goto fail;
+		}
 		if (!strcmp(names[k], "mode")) {
-			if (!sp_is_word(val, vl) || vl >= SP_WORD_MAX)
-				SP_FAIL("mode is not a word");
+			if (!sp_is_word(val, vl) || vl >= SP_WORD_MAX) {
+				SP_LINE_ERR("mode is not a word");
+				goto fail;
+			}
 			memcpy(v->mode, val, vl);
 			v->mode[vl] = '\0';
 			if (v->minor == 0 && strcmp(v->mode, "caller") &&
-			    strcmp(v->mode, "effective"))
-				SP_FAIL("mode is not caller or effective");
+			    strcmp(v->mode, "effective")) {
+				SP_LINE_ERR("mode is not caller or effective");
+				goto fail;
+			}
 		} else {
-			if (!sp_parse_udec(val, vl, ~0ULL, &num))
-				SP_FAIL("bad summary value");
+			if (!sp_parse_udec(val, vl, ~0ULL, &num)) {
+				SP_LINE_ERR("bad summary value");
+				goto fail;
+			}
 			if (num > 1 && (!strcmp(names[k], "enabled") ||
 					!strcmp(names[k], "time") ||
 					!strcmp(names[k], "hist") ||
-					!strcmp(names[k], "kinds")))
-				SP_FAIL("%s is not 0 or 1", names[k]);
+					!strcmp(names[k], "kinds"))) {
+				SP_LINE_ERR("%s is not 0 or 1", names[k]);
+				goto fail;
+			}
 			*sp_summary_slot(v, names[k]) = num;
 		}
 		next++;
 	}
-	if (next != nnames)
-		SP_FAIL("summary misses \"%s\"", names[next]);
-	if (v->cpus == 0)
-		SP_FAIL("cpus is 0");
+	if (next != nnames) {
+		SP_LINE_ERR("summary misses \"%s\"", names[next]);
+		goto fail;
+	}
+	if (v->cpus == 0) {
+		SP_LINE_ERR("cpus is 0");
+		goto fail;
+	}
 	if (v->capacity < SP_MIN_ENTRIES || v->capacity > SP_MAX_ENTRIES ||
-	    (v->capacity & (v->capacity - 1)))
-		SP_FAIL("capacity %llu is not a power of two in [16, 1048576]",
-			v->capacity);
-	if (v->used > v->cpus * v->capacity)
-		SP_FAIL("used %llu > cpus * capacity", v->used);
-	if (v->entries > v->used)
-		SP_FAIL("entries %llu > used %llu (merging only shrinks)",
-			v->entries, v->used);
+	    (v->capacity & (v->capacity - 1))) {
+		SP_LINE_ERR("capacity %llu is not a power of two in [16, 1048576]",
+			    v->capacity);
+		goto fail;
+	}
+	if (v->used > v->cpus * v->capacity) {
+		SP_LINE_ERR("used %llu > cpus * capacity", v->used);
+		goto fail;
+	}
+	if (v->entries > v->used) {
+		SP_LINE_ERR("entries %llu > used %llu (merging only shrinks)",
+			    v->entries, v->used);
+		goto fail;
+	}
 
 	/* data lines */
 	while (sp_next_line(&l, &s, &n, &bad)) {
@@ -1191,20 +1256,30 @@ static inline int sp_parse_view(const char *buf, size_t len,
 		size_t fl[SP_MAX_FIELDS];
 		struct sp_entry *e;
 
-		if (bad)
-			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, nf, f, fl))
-			SP_FAIL("not %d TAB separated fields", nf);
+		if (bad) {
+			SP_LINE_ERR("no newline at the end");
+			goto fail;
+		}
+		if (!sp_split(s, n, nf, f, fl)) {
+			SP_LINE_ERR("not %d TAB separated fields", nf);
+			goto fail;
+		}
 		e = sp_view_add(v, &cap);
-		if (!e)
-			SP_FAIL("out of memory");
+		if (!e) {
+			SP_LINE_ERR("out of memory");
+			goto fail;
+		}
 		memset(e, 0, sizeof(*e));
 		if (!sp_parse_entry_fields(f, fl, e, v->major, !v->enabled,
-					   &why))
-			SP_FAIL("%s", why);
+					   &why)) {
+			SP_LINE_ERR("%s", why);
+			goto fail;
+		}
 		/* lines of exited tasks (pid 0) came with version 2 */
-		if (!e->pid && v->major < 2)
-			SP_FAIL("pid 0 (exited tasks) in version %u", v->major);
+		if (!e->pid && v->major < 2) {
+			SP_LINE_ERR("pid 0 (exited tasks) in version %u", v->major);
+			goto fail;
+		}
 		if (v->nr > 1) {
 			const struct sp_entry *p = &v->e[v->nr - 2];
 
@@ -1219,8 +1294,10 @@ static inline int sp_parse_view(const char *buf, size_t len,
 			     p->address > e->address) ||
 			    (p->count == e->count && p->pid == e->pid &&
 			     p->address == e->address && e->address &&
-			     p->kind > e->kind))
-				SP_FAIL("not sorted by count desc, pid, address, kind");
+			     p->kind > e->kind)) {
+				SP_LINE_ERR("not sorted by count desc, pid, address, kind");
+				goto fail;
+			}
 		}
 	}
 	if (v->nr != v->entries) {
@@ -1253,32 +1330,46 @@ static inline int sp_parse_raw(const char *buf, size_t len,
 		sp_err(err, "%s: NUL byte in the text", what);
 		return -1;
 	}
-	if (!sp_next_line(&l, &s, &n, &bad))
-		SP_FAIL("empty file");
-	if (bad || !sp_is_header(s, n, SP_RAW_HDR))
-		SP_FAIL("bad column header (raw has cpu and the header of version %d)",
-			SP_VERSION_MAJOR);
+	if (!sp_next_line(&l, &s, &n, &bad)) {
+		SP_LINE_ERR("empty file");
+		goto fail;
+	}
+	if (bad || !sp_is_header(s, n, SP_RAW_HDR)) {
+		SP_LINE_ERR("bad column header (raw has cpu and the header of version %d)",
+			    SP_VERSION_MAJOR);
+		goto fail;
+	}
 	while (sp_next_line(&l, &s, &n, &bad)) {
 		const char *f[SP_MAX_FIELDS], *why = "";
 		unsigned long long cpu;
 		size_t fl[SP_MAX_FIELDS];
 		struct sp_entry *e;
 
-		if (bad)
-			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, SP_MAX_FIELDS, f, fl))
-			SP_FAIL("not %d TAB separated fields", SP_MAX_FIELDS);
-		if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &cpu))
-			SP_FAIL("bad cpu");
+		if (bad) {
+			SP_LINE_ERR("no newline at the end");
+			goto fail;
+		}
+		if (!sp_split(s, n, SP_MAX_FIELDS, f, fl)) {
+			SP_LINE_ERR("not %d TAB separated fields", SP_MAX_FIELDS);
+			goto fail;
+		}
+		if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &cpu)) {
+			SP_LINE_ERR("bad cpu");
+			goto fail;
+		}
 		e = sp_view_add(v, &cap);
-		if (!e)
-			SP_FAIL("out of memory");
+		if (!e) {
+			SP_LINE_ERR("out of memory");
+			goto fail;
+		}
 		memset(e, 0, sizeof(*e));
 		e->cpu = cpu;
 		/* no summary says whether accounting was off: as if on */
 		if (!sp_parse_entry_fields(f + 1, fl + 1, e, SP_VERSION_MAJOR,
-					   false, &why))
-			SP_FAIL("%s", why);
+					   false, &why)) {
+			SP_LINE_ERR("%s", why);
+			goto fail;
+		}
 	}
 	return 0;
 fail:
@@ -1303,10 +1394,14 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 		sp_err(err, "%s: NUL byte in the text", what);
 		return -1;
 	}
-	if (!sp_next_line(&l, &s, &n, &bad))
-		SP_FAIL("empty file");
-	if (bad || n != strlen(hdr) || memcmp(s, hdr, n))
-		SP_FAIL("bad column header");
+	if (!sp_next_line(&l, &s, &n, &bad)) {
+		SP_LINE_ERR("empty file");
+		goto fail;
+	}
+	if (bad || n != strlen(hdr) || memcmp(s, hdr, n)) {
+		SP_LINE_ERR("bad column header");
+		goto fail;
+	}
 	while (sp_next_line(&l, &s, &n, &bad)) {
 		unsigned long long val[6];
 		struct sp_cpu_stats *c;
@@ -1314,21 +1409,29 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 		size_t fl[6];
 		int k;
 
-		if (bad)
-			SP_FAIL("no newline at the end");
-		if (!sp_split(s, n, 6, f, fl))
-			SP_FAIL("not 6 TAB separated fields");
+		if (bad) {
+			SP_LINE_ERR("no newline at the end");
+			goto fail;
+		}
+		if (!sp_split(s, n, 6, f, fl)) {
+			SP_LINE_ERR("not 6 TAB separated fields");
+			goto fail;
+		}
 		for (k = 0; k < 6; k++)
-			if (!sp_parse_udec(f[k], fl[k], ~0ULL, &val[k]))
-				SP_FAIL("field %d is not an unsigned decimal",
-					k + 1);
+			if (!sp_parse_udec(f[k], fl[k], ~0ULL, &val[k])) {
+				SP_LINE_ERR("field %d is not an unsigned decimal",
+					    k + 1);
+				goto fail;
+			}
 		if (st->nr == cap) {
 			size_t nc = cap ? cap * 2 : 64;
 			struct sp_cpu_stats *nb;
 
 			nb = realloc(st->cpu, nc * sizeof(*nb));
-			if (!nb)
-				SP_FAIL("out of memory");
+			if (!nb) {
+				SP_LINE_ERR("out of memory");
+				goto fail;
+			}
 			st->cpu = nb;
 			cap = nc;
 		}
@@ -1339,30 +1442,44 @@ static inline int sp_parse_stats(const char *buf, size_t len,
 		c->dropped = val[3];
 		c->max_probe = val[4];
 		c->bytes = val[5];
-		if (st->nr > 1 && c->cpu <= st->cpu[st->nr - 2].cpu)
-			SP_FAIL("cpu numbers not increasing");
+		if (st->nr > 1 && c->cpu <= st->cpu[st->nr - 2].cpu) {
+			SP_LINE_ERR("cpu numbers not increasing");
+			goto fail;
+		}
 		st->used += c->used;
 		st->dropped += c->dropped;
 		/* capacity 0: a CPU without a table, which holds nothing */
 		if (!c->capacity) {
-			if (c->used || c->max_probe || c->bytes)
-				SP_FAIL("a CPU without a table has used, max_probe or bytes");
+			if (c->used || c->max_probe || c->bytes) {
+				SP_LINE_ERR("a CPU without a table has used, max_probe or bytes");
+				goto fail;
+			}
 			continue;
 		}
 		if (c->capacity < SP_MIN_ENTRIES ||
 		    c->capacity > SP_MAX_ENTRIES ||
-		    (c->capacity & (c->capacity - 1)))
-			SP_FAIL("capacity is not 0 or a power of two in [16, 1048576]");
-		if (capacity && c->capacity != capacity)
-			SP_FAIL("capacity differs between CPUs");
+		    (c->capacity & (c->capacity - 1))) {
+			SP_LINE_ERR("capacity is not 0 or a power of two in [16, 1048576]");
+			goto fail;
+		}
+		if (capacity && c->capacity != capacity) {
+			SP_LINE_ERR("capacity differs between CPUs");
+			goto fail;
+		}
 		capacity = c->capacity;
-		if (c->used > c->capacity)
-			SP_FAIL("used > capacity");
-		if (c->max_probe > c->capacity)
-			SP_FAIL("max_probe > capacity");
+		if (c->used > c->capacity) {
+			SP_LINE_ERR("used > capacity");
+			goto fail;
+		}
+		if (c->max_probe > c->capacity) {
+			SP_LINE_ERR("max_probe > capacity");
+			goto fail;
+		}
 		/* an allocated table: at least a byte per entry */
-		if (c->bytes < c->capacity)
-			SP_FAIL("bytes < capacity");
+		if (c->bytes < c->capacity) {
+			SP_LINE_ERR("bytes < capacity");
+			goto fail;
+		}
 	}
 	if (!st->nr) {
 		sp_err(err, "%s: no CPU line", what);
@@ -1450,8 +1567,10 @@ static inline int sp_parse_blocked(const char *buf, size_t len,
 		sp_err(err, "%s: NUL byte in the text", what);
 		return -1;
 	}
-	if (!sp_parse_blocked_head(&l, v, &why))
-		SP_FAIL("%s", why);
+	if (!sp_parse_blocked_head(&l, v, &why)) {
+		SP_LINE_ERR("%s", why);
+		goto fail;
+	}
 	for (;;) {
 		const char *f[SP_BLOCKED_FIELDS];
 		size_t fl[SP_BLOCKED_FIELDS];
@@ -1461,35 +1580,53 @@ static inline int sp_parse_blocked(const char *buf, size_t len,
 
 		got = sp_next_entry(&l, &s, &n, v, &cap, SP_BLOCKED_FIELDS, f,
 				    fl, &e, &why);
-		if (got < 0)
-			SP_FAIL("%s", why);
+		if (got < 0) {
+			SP_LINE_ERR("%s", why);
+			goto fail;
+		}
 		if (!got)
 			break;
-		if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &num) || !num)
-			SP_FAIL("bad pid");
+		if (!sp_parse_udec(f[0], fl[0], 0xffffffffULL, &num) || !num) {
+			SP_LINE_ERR("bad pid");
+			goto fail;
+		}
 		e->pid = num;
-		if (!sp_parse_udec(f[1], fl[1], 0xffffffffULL, &num) || !num)
-			SP_FAIL("bad tgid");
+		if (!sp_parse_udec(f[1], fl[1], 0xffffffffULL, &num) || !num) {
+			SP_LINE_ERR("bad tgid");
+			goto fail;
+		}
 		e->tgid = num;
 		e->kind = sp_parse_kind(f[2], fl[2]);
-		if (e->kind < 0 || e->kind > SP_KIND_YIELD)
-			SP_FAIL("kind is not a wait or yield");
-		if (fl[3] != 1 || !strchr("RSDTtXZPI", f[3][0]))
-			SP_FAIL("state is not one of RSDTtXZPI");
+		if (e->kind < 0 || e->kind > SP_KIND_YIELD) {
+			SP_LINE_ERR("kind is not a wait or yield");
+			goto fail;
+		}
+		if (fl[3] != 1 || !strchr("RSDTtXZPI", f[3][0])) {
+			SP_LINE_ERR("state is not one of RSDTtXZPI");
+			goto fail;
+		}
 		e->state = f[3][0];
-		if (!sp_parse_udec(f[4], fl[4], ~0ULL, &e->waiting_ns))
-			SP_FAIL("bad waiting_ns");
-		if (fl[5] != 16 || !sp_parse_lhex(f[5], 16, &e->address))
-			SP_FAIL("address is not 16 lowercase hex digits");
+		if (!sp_parse_udec(f[4], fl[4], ~0ULL, &e->waiting_ns)) {
+			SP_LINE_ERR("bad waiting_ns");
+			goto fail;
+		}
+		if (fl[5] != 16 || !sp_parse_lhex(f[5], 16, &e->address)) {
+			SP_LINE_ERR("address is not 16 lowercase hex digits");
+			goto fail;
+		}
 		if (!sp_parse_symbol(f[6], fl[6], e, &why) ||
-		    !sp_parse_comm(f[7], fl[7], e, &why))
-			SP_FAIL("%s", why);
+		    !sp_parse_comm(f[7], fl[7], e, &why)) {
+			SP_LINE_ERR("%s", why);
+			goto fail;
+		}
 		if (v->nr > 1) {
 			const struct sp_entry *p = &v->e[v->nr - 2];
 
 			if (p->waiting_ns < e->waiting_ns ||
-			    (p->waiting_ns == e->waiting_ns && p->pid >= e->pid))
-				SP_FAIL("not sorted by waiting_ns desc, then pid");
+			    (p->waiting_ns == e->waiting_ns && p->pid >= e->pid)) {
+				SP_LINE_ERR("not sorted by waiting_ns desc, then pid");
+				goto fail;
+			}
 		}
 	}
 	if (v->nr != v->entries) {
@@ -1508,7 +1645,7 @@ fail:
 	return -1;
 }
 
-#undef SP_FAIL
+#undef SP_LINE_ERR
 
 typedef int (*sp_view_parser)(const char *buf, size_t len, struct sp_view *v,
 			      char *err, const char *what);

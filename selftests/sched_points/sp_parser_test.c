@@ -34,18 +34,19 @@
 	"used 57\n"							\
 	"entries " #entries "\n"					\
 	"dropped 0\n"
-#define HDR		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\t"	\
-			"address\tsymbol\tcomm\n"
-#define HEAD(entries)	V1 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(entries) HDR
+#define HDR		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"		\
+			"hist\taddress\tsymbol\tcomm\n"
+#define HEAD(entries)	V1 S_EN S_MODE S_TIME S_KINDS "hist 1\n"		\
+			S_REST(entries) HDR
 
 /* The example of Documentation/scheduler/sched-points.rst. */
-#define SPEC_HEAD	V1 S_EN S_MODE S_TIME "kinds 0\n" S_HIST S_REST(2) HDR
 #define LINE1 "61\t61\tsleep\t40\t812004511\t20310022\t24:40\t"		\
 	"ffffffffb8ad5a4d\tdo_nanosleep+0x6d/0x150\tsleeper\n"
 #define LINE2 "70\t70\tdisk_sleep\t25\t27510960\t1189330\t19:2,20:23\t"	\
 	"ffffffffc0201023\tsched_points_test_sleep+0x63/0xb0 "		\
 	"[sched_points_test]\tmy\\040task\n"
-#define SPEC		SPEC_HEAD LINE1 LINE2
+#define SPEC		V1 S_EN S_MODE S_TIME "kinds 0\n" S_HIST S_REST(2) HDR	\
+			LINE1 LINE2
 
 /*
  * Version 2: six fields after max_ns (wait_ns wait_max_ns delay_ns
@@ -54,8 +55,8 @@
 #define V2		"sched_points version 2\n"
 #define S_FOLDED	"folded 312\n"
 #define HDR2		"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\twait_ns\t"	\
-			"wait_max_ns\tdelay_ns\tdelay_max_ns\thist\twait_hist\t"	\
-			"delay_hist\taddress\tsymbol\tcomm\n"
+			"wait_max_ns\tdelay_ns\tdelay_max_ns\t"		\
+			"hist\twait_hist\tdelay_hist\taddress\tsymbol\tcomm\n"
 #define HEAD2(entries)	V2 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(entries)	\
 			"folded 0\n" HDR2
 /* Accounting off: the sums and maxima of each line must agree. */
@@ -67,8 +68,6 @@
  * three data lines exactly (its summary says entries 56, of which it shows
  * these three).
  */
-#define SPEC2_HEAD	V2 S_EN S_MODE S_TIME "kinds 0\n" S_HIST S_REST(3)	\
-			S_FOLDED HDR2
 #define L2_EXITED "0\t312\tsleep\t312\t15894231\t160702\t15204330\t158110\t"	\
 	"689901\t41022\t15:280,16:31,17:1\t15:281,16:30,17:1\t"		\
 	"9:12,10:250,11:49,15:1\tffffffffb8ad5a4d\tdo_nanosleep+0x6d/0x150\t"	\
@@ -80,7 +79,8 @@
 	"1180002\t168859\t9328\t19:2,20:23\t19:2,20:23\t12:20,13:5\t"	\
 	"ffffffffc0201023\tsched_points_test_sleep+0x63/0xb0 "		\
 	"[sched_points_test]\tmy\\040task\n"
-#define SPEC2		SPEC2_HEAD L2_EXITED L2_1 L2_2
+#define SPEC2		V2 S_EN S_MODE S_TIME "kinds 0\n" S_HIST S_REST(3)	\
+			S_FOLDED HDR2 L2_EXITED L2_1 L2_2
 /* The call site and comm of the made-up version 2 lines below. */
 #define L2_SITE		"\t0000000000000001\tf+0x1/0x2\ta\n"
 
@@ -211,8 +211,7 @@ TEST(good_variants)
 			"0000000000000001\tf+0x1/0x2\tx\n",
 		/* symbol: module with its build ID (CONFIG_STACKTRACE_BUILD_ID) */
 		[BUILD_ID] = HEAD(1) "5\t5\tsleep\t1\t0\t0\t-\tffffffffc0002010\t"
-			"sched_points_test_sleep+0x4a/0x90 [sched_points_test "
-			"0123456789abcdef0123456789abcdef01234567]\tx\n",
+			"sched_points_test_sleep+0x4a/0x90 [sched_points_test 0123456789abcdef0123456789abcdef01234567]\tx\n",
 		/* symbol: a call site of an unloaded module that had no name */
 		[UNLOADED] = HEAD(1) "5\t5\tsleep\t1\t0\t0\t-\tffffffffc0002010\t"
 			"(unloaded module)\tx\n",
@@ -338,14 +337,14 @@ TEST(bad_header_and_summary)
 		V1 S_EN "mode 0\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode Caller\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode CALLER\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
-		V1 S_EN "mode caller \n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
+		V1 S_EN "mode caller\040\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode  caller\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode\tcaller\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
-		V1 S_EN "mode \n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
+		V1 S_EN "mode\040\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode caller1\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode call-er\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
-		V1 S_EN "mode calle\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
+		V1 S_EN "mode \143alle\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode effective,caller\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode stack\n" S_TIME S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN "mode aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" S_TIME S_KINDS
@@ -358,7 +357,7 @@ TEST(bad_header_and_summary)
 		V1 S_EN S_MODE "time -1\n" S_KINDS S_HIST S_REST(0) HDR,
 		V1 S_EN S_MODE S_TIME "kinds 2\n" S_HIST S_REST(0) HDR,
 		V1 S_EN S_MODE S_TIME "kinds yes\n" S_HIST S_REST(0) HDR,
-		V1 S_EN S_MODE S_TIME "kinds \n" S_HIST S_REST(0) HDR,
+		V1 S_EN S_MODE S_TIME "kinds\040\n" S_HIST S_REST(0) HDR,
 		V1 S_EN S_MODE S_TIME S_KINDS "hist 2\n" S_REST(0) HDR,
 		V1 S_EN S_MODE S_TIME S_KINDS "hist yes\n" S_REST(0) HDR,
 		/* cpus 0, capacity not a power of two, used too big */
@@ -373,21 +372,21 @@ TEST(bad_header_and_summary)
 			"used 0\nentries 1\ndropped 0\n" HDR LINE1,
 		/* a column appended, in 1.0 or any minor (a minor adds no column) */
 		V1 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(0)
-			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\taddress\t"
-			"symbol\tcomm\textra\n",
+			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"
+			"hist\taddress\tsymbol\tcomm\textra\n",
 		"sched_points version 1.1\n" S_EN S_MODE S_TIME S_KINDS S_HIST
-			S_REST(0) "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\t"
-			"address\tsymbol\tcomm\textra\n",
+			S_REST(0) "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"
+			"hist\taddress\tsymbol\tcomm\textra\n",
 		"sched_points version 1.7\n" S_EN S_MODE S_TIME S_KINDS S_HIST
-			S_REST(0) "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\t"
-			"address\tsymbol\tcomm\textra\tmore\n",
+			S_REST(0) "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"
+			"hist\taddress\tsymbol\tcomm\textra\tmore\n",
 		"sched_points version 1.1\n" S_EN S_MODE S_TIME S_KINDS S_HIST
-			S_REST(0) "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\t"
-			"address\tsymbol\tcomm\t\n",
+			S_REST(0) "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"
+			"hist\taddress\tsymbol\tcomm\t\n",
 		/* columns in another order, or missing */
 		V1 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(0)
-			"pid\ttgid\tcount\tkind\ttotal_ns\tmax_ns\thist\taddress\t"
-			"symbol\tcomm\n",
+			"pid\ttgid\tcount\tkind\ttotal_ns\tmax_ns\t"
+			"hist\taddress\tsymbol\tcomm\n",
 		V1 S_EN S_MODE S_TIME S_KINDS S_HIST S_REST(0)
 			"pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\taddress\tsymbol\t"
 			"comm\n",
@@ -562,8 +561,8 @@ TEST(bad_view_structure)
 			"1\t1\tpreempt\t9\t0\t0\t-\t0000000000000002\tf+0x1/0x2\ta\n",
 		/* 1.1 with a column appended and data lines that have it */
 		"sched_points version 1.1\n" S_EN S_MODE S_TIME S_KINDS S_HIST
-			S_REST(1) "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\thist\t"
-			"address\tsymbol\tcomm\textra\n"
+			S_REST(1) "pid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\t"
+			"hist\taddress\tsymbol\tcomm\textra\n"
 			"5\t5\tsleep\t1\t0\t0\t-\t0000000000000001\tf+0x1/0x2\tx\t"
 			"whatever\n",
 		/* an empty line */
@@ -629,8 +628,8 @@ TEST(raw)
 			"ffffffff8109a1b2\tdo_nanosleep+0x6e/0x190\ts\n",
 		/* a column appended: raw has no version to allow it */
 		"cpu\tpid\ttgid\tkind\tcount\ttotal_ns\tmax_ns\twait_ns\t"
-			"wait_max_ns\tdelay_ns\tdelay_max_ns\thist\twait_hist\t"
-			"delay_hist\taddress\tsymbol\tcomm\textra\n",
+			"wait_max_ns\tdelay_ns\tdelay_max_ns\t"
+			"hist\twait_hist\tdelay_hist\taddress\tsymbol\tcomm\textra\n",
 		/* the old format: its header, or its eleven fields */
 		RAW_HDR_V1,
 		RAW_HDR_V1 "0\t123\t123\tsleep\t20\t0\t0\t-\tffffffff8109a1b2\t"
@@ -823,41 +822,59 @@ TEST(version_2_exited_lines)
 		TH_LOG("%s", err);
 }
 
+/* Field @name of line @i: parsed as @got, which must be @want. */
+static void expect_same(struct __test_metadata *_metadata, size_t i,
+			const char *name, unsigned long long want,
+			unsigned long long got)
+{
+	EXPECT_EQ(want, got) TH_LOG("line %zu: %s", i, name);
+}
+
+/* Bucket @k of histogram @name of line @i, as expect_same(). */
+static void expect_same_bucket(struct __test_metadata *_metadata, size_t i,
+			       const char *name, int k,
+			       const unsigned long long *want,
+			       const unsigned long long *got)
+{
+	EXPECT_EQ(want[k], got[k])
+		TH_LOG("line %zu: %s K %d", i, name, k + SP_HIST_MIN_K);
+}
+
 /* Line @i parsed as @got, which must be @want: every field, every bucket. */
 static void expect_entry(struct __test_metadata *_metadata,
 			 const struct sp_entry *want,
 			 const struct sp_entry *got, size_t i)
 {
-#define EXPECT_SAME(m)							\
-	EXPECT_EQ(want->m, got->m) TH_LOG("line %zu: %s", i, #m)
-#define EXPECT_SAME_BUCKET(m, k)					\
-	EXPECT_EQ(want->m[k], got->m[k])				\
-		TH_LOG("line %zu: %s K %d", i, #m, (k) + SP_HIST_MIN_K)
 	int k;
 
-	EXPECT_SAME(pid);
-	EXPECT_SAME(tgid);
-	EXPECT_SAME(kind);
-	EXPECT_SAME(count);
-	EXPECT_SAME(total_ns);
-	EXPECT_SAME(max_ns);
-	EXPECT_SAME(wait_ns);
-	EXPECT_SAME(wait_max_ns);
-	EXPECT_SAME(delay_ns);
-	EXPECT_SAME(delay_max_ns);
-	EXPECT_SAME(has_hist);
-	EXPECT_SAME(has_wait_hist);
-	EXPECT_SAME(has_delay_hist);
+	expect_same(_metadata, i, "pid", want->pid, got->pid);
+	expect_same(_metadata, i, "tgid", want->tgid, got->tgid);
+	expect_same(_metadata, i, "kind", want->kind, got->kind);
+	expect_same(_metadata, i, "count", want->count, got->count);
+	expect_same(_metadata, i, "total_ns", want->total_ns, got->total_ns);
+	expect_same(_metadata, i, "max_ns", want->max_ns, got->max_ns);
+	expect_same(_metadata, i, "wait_ns", want->wait_ns, got->wait_ns);
+	expect_same(_metadata, i, "wait_max_ns", want->wait_max_ns,
+		    got->wait_max_ns);
+	expect_same(_metadata, i, "delay_ns", want->delay_ns, got->delay_ns);
+	expect_same(_metadata, i, "delay_max_ns", want->delay_max_ns,
+		    got->delay_max_ns);
+	expect_same(_metadata, i, "has_hist", want->has_hist, got->has_hist);
+	expect_same(_metadata, i, "has_wait_hist", want->has_wait_hist,
+		    got->has_wait_hist);
+	expect_same(_metadata, i, "has_delay_hist", want->has_delay_hist,
+		    got->has_delay_hist);
 	for (k = 0; k < SP_HIST_BUCKETS; k++) {
-		EXPECT_SAME_BUCKET(hist, k);
-		EXPECT_SAME_BUCKET(wait_hist, k);
-		EXPECT_SAME_BUCKET(delay_hist, k);
+		expect_same_bucket(_metadata, i, "hist", k, want->hist,
+				   got->hist);
+		expect_same_bucket(_metadata, i, "wait_hist", k, want->wait_hist,
+				   got->wait_hist);
+		expect_same_bucket(_metadata, i, "delay_hist", k, want->delay_hist,
+				   got->delay_hist);
 	}
-	EXPECT_SAME(address);
+	expect_same(_metadata, i, "address", want->address, got->address);
 	EXPECT_STREQ(want->func, got->func) TH_LOG("line %zu", i);
 	EXPECT_STREQ(want->comm, got->comm) TH_LOG("line %zu", i);
-#undef EXPECT_SAME_BUCKET
-#undef EXPECT_SAME
 }
 
 /*
@@ -884,7 +901,8 @@ TEST(version_2_split)
 	.count = c, .total_ns = t, .max_ns = m, .wait_ns = w,		\
 	.wait_max_ns = wm, .delay_ns = d, .delay_max_ns = dm,		\
 	.has_hist = true, .has_wait_hist = true, .has_delay_hist = true
-#define B(k)	[(k) - SP_HIST_MIN_K]
+#define B(k)								\
+	[(k) - SP_HIST_MIN_K]
 	static const struct sp_entry spec2[] = {
 		{	/* exited tasks of cc1 */
 			.pid = 0, .tgid = 312, .kind = SP_KIND_SLEEP,
@@ -1132,7 +1150,7 @@ TEST(read_view_file)
 		else
 			EXPECT_NE(NULL, strstr(err, path)) TH_LOG("%s", err);
 		unlink(path);
-		strcpy(path, "/tmp/sp_parser_test.XXXXXX");
+		snprintf(path, sizeof(path), "/tmp/sp_parser_test.XXXXXX");
 	}
 }
 

@@ -78,6 +78,17 @@
  *               report after the tests (sp.inject=late) to show that a
  *               late report still fails the run.
  *
+ * hit_tp        a probe on the tracepoint sched_points_hit_tp, as a BPF
+ *               program (raw_tp) or a module would attach one: a write of
+ *               a pid (a decimal, 1 or more, at offset 0, of the initial
+ *               pid namespace) attaches it for that task, forgetting what
+ *               it counted before; a write of 0 detaches it (and waits
+ *               for running probes).  A read lists what it counted, one
+ *               "POINT\tKIND\tCOUNT" line per point and kind, POINT as
+ *               %pS prints it (as /proc/sched_points names points), KIND
+ *               the enum sched_points_kind value; a last line "lost N"
+ *               counts hits past the first SPT_TP_POINTS points.
+ *
  * The module parameter init_sleeps=N makes the loading task call
  * sched_points_test_init_sleep(), an __init function, N times before init
  * returns: schedule() called from init text, which is freed right after.
@@ -92,15 +103,20 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/kstrtox.h>
 #include <linux/kthread.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/semaphore.h>
+#include <linux/seq_file.h>
 #include <linux/time64.h>
+#include <linux/tracepoint.h>
+#include <trace/events/sched.h>
 
 #define SPT_MAX_CALLS	10000
 #define SPT_SLEEP_NS	NSEC_PER_MSEC
@@ -266,8 +282,10 @@ static noinline __noclone int sched_points_test_down_even(void)
 /* The same, with one more word of stack: the other alignment. */
 static noinline __noclone int sched_points_test_down_odd(void)
 {
-	volatile unsigned long pad = 0;
+	unsigned long pad = 0;
 
+	/* pad's address escapes: it keeps its stack slot across the call */
+	asm volatile("" : : "r" (&pad) : "memory");
 	spt_down();
 	return pad;
 }
@@ -314,7 +332,7 @@ static noinline __noclone void sched_points_test_complete(unsigned int n)
 	reinit_completion(&spt_go);
 	reinit_completion(&spt_done);
 	k = kthread_run(sched_points_test_completer, (void *)(unsigned long)n,
-		       "spt_completer");
+			"spt_completer");
 	if (IS_ERR(k))
 		return;
 	for (i = 0; i < n; i++) {
@@ -435,6 +453,114 @@ static const struct file_operations spt_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * The probe of hit_tp. One task's hits, so one writer: the probe runs with
+ * preemption disabled and a task is in one hit at a time. Readers may
+ * read while it writes (a count a hit behind).
+ */
+#define SPT_TP_POINTS	32
+
+struct spt_tp_point {
+	unsigned long	ip;
+	unsigned int	kind;
+	unsigned long	count;
+};
+
+static struct spt_tp_point spt_tp_points[SPT_TP_POINTS];
+static unsigned int spt_tp_nr;
+static unsigned long spt_tp_lost;
+static pid_t spt_tp_pid;
+static bool spt_tp_attached;
+static DEFINE_MUTEX(spt_tp_mutex);
+
+static void spt_tp_probe(void *data, struct task_struct *p, unsigned long ip,
+			 unsigned int kind)
+{
+	unsigned int i, nr = spt_tp_nr;
+
+	if (p->pid != READ_ONCE(spt_tp_pid))
+		return;
+	for (i = 0; i < nr; i++) {
+		if (spt_tp_points[i].ip == ip && spt_tp_points[i].kind == kind) {
+			WRITE_ONCE(spt_tp_points[i].count,
+				   spt_tp_points[i].count + 1);
+			return;
+		}
+	}
+	if (nr == SPT_TP_POINTS) {
+		WRITE_ONCE(spt_tp_lost, spt_tp_lost + 1);
+		return;
+	}
+	spt_tp_points[nr].ip = ip;
+	spt_tp_points[nr].kind = kind;
+	spt_tp_points[nr].count = 1;
+	/* the point is whole before a reader counts it */
+	smp_store_release(&spt_tp_nr, nr + 1);
+}
+
+/* Caller holds spt_tp_mutex. */
+static void spt_tp_detach(void)
+{
+	if (!spt_tp_attached)
+		return;
+	unregister_trace_sched_points_hit_tp(spt_tp_probe, NULL);
+	tracepoint_synchronize_unregister();
+	spt_tp_attached = false;
+}
+
+static ssize_t spt_tp_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	int pid, ret = 0;
+
+	if (*ppos || kstrtoint_from_user(ubuf, count, 10, &pid) || pid < 0)
+		return -EINVAL;
+	mutex_lock(&spt_tp_mutex);
+	spt_tp_detach();
+	if (pid) {
+		/* detached: no probe runs now */
+		memset(spt_tp_points, 0, sizeof(spt_tp_points));
+		spt_tp_nr = 0;
+		spt_tp_lost = 0;
+		WRITE_ONCE(spt_tp_pid, pid);
+		ret = register_trace_sched_points_hit_tp(spt_tp_probe, NULL);
+		spt_tp_attached = !ret;
+	}
+	mutex_unlock(&spt_tp_mutex);
+	return ret ?: count;
+}
+
+/* One whole snapshot per open: a read in chunks is of one listing. */
+static int spt_tp_show(struct seq_file *m, void *v)
+{
+	unsigned int i, nr;
+
+	mutex_lock(&spt_tp_mutex);
+	/* pairs with spt_tp_probe()'s release: the points read are whole */
+	nr = smp_load_acquire(&spt_tp_nr);
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "%pS\t%u\t%lu\n", (void *)spt_tp_points[i].ip,
+			   spt_tp_points[i].kind,
+			   READ_ONCE(spt_tp_points[i].count));
+	seq_printf(m, "lost %lu\n", READ_ONCE(spt_tp_lost));
+	mutex_unlock(&spt_tp_mutex);
+	return 0;
+}
+
+static int spt_tp_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, spt_tp_show, NULL);
+}
+
+static const struct file_operations spt_tp_fops = {
+	.owner		= THIS_MODULE,
+	.open		= spt_tp_open,
+	.read		= seq_read,
+	.write		= spt_tp_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 static int __init spt_init(void)
 {
 	size_t i;
@@ -453,6 +579,7 @@ static int __init spt_init(void)
 	for (i = 0; i < ARRAY_SIZE(spt_points); i++)
 		debugfs_create_file(spt_points[i].name, spt_points[i].mode,
 				    spt_dir, &spt_points[i], &spt_fops);
+	debugfs_create_file("hit_tp", 0600, spt_dir, NULL, &spt_tp_fops);
 
 	return 0;
 }
@@ -461,6 +588,9 @@ module_init(spt_init);
 static void __exit spt_exit(void)
 {
 	debugfs_remove(spt_dir);
+	mutex_lock(&spt_tp_mutex);
+	spt_tp_detach();
+	mutex_unlock(&spt_tp_mutex);
 	hrtimer_cancel(&spt_up_timer);
 }
 module_exit(spt_exit);
