@@ -410,16 +410,21 @@ def series_facts():
     """What the series (patches/, applied in order) defines: the `depends
     on` line of config SCHED_POINTS, its boot parameters (__setup), its
     debugfs files (debugfs_create_*) and its sysctls (the procnames of
-    its ctl_tables), lines added less lines removed."""
+    its ctl_tables), lines added less lines removed; in the kernel, not
+    in its selftests (their test module has debugfs files of its own)."""
     pdir = os.path.join(REPO, 'patches')
     deps, boot, files, sysctls = None, {}, {}, {}
     for name in sorted(os.listdir(pdir)):
         if not name.endswith('.patch'):
             continue
-        config = None
+        config, selftest = None, False
         for ln in read('patches/' + name).split('\n'):
             if ln.startswith(('diff --git', '@@')):
                 config = None
+            if ln.startswith('diff --git'):
+                selftest = ' a/tools/testing/' in ln
+            if selftest:
+                continue
             m = re.match(r'^[ +]config (\w+)', ln)
             if m:
                 config = m.group(1)
