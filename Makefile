@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool field-rootfs kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool field-rootfs field-kernel field-run field-report field kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -26,6 +26,12 @@ help:
 	@echo "                     (sudo apt install ./build/deb/schedpoints_*.deb)"
 	@echo "make field-rootfs    the field guest's Debian 12 image with the applications (mmdebstrap,"
 	@echo "                     root): build/field/rootfs.ext4 and rootfs.manifest, cached by content"
+	@echo "make field-kernel    Debian's 6.12 config + SCHED_POINTS, reduced by localyesconfig to"
+	@echo "                     kernel-config/field/modules: build/linux/obj-field, bootable with -kernel"
+	@echo "make field           the image, the kernel, every application in QEMU against a kprobe+hist"
+	@echo "                     oracle, then Documentation/field-report.md (issue 31); one application:"
+	@echo "                     make field-run APP=pgbench|make|fio|nginx|stressng; the report alone:"
+	@echo "                     make field-report"
 	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
 	@echo "                     (CAPTURE=DIR: first take a new demo capture, build/guest-demo/share)"
 	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
@@ -93,6 +99,25 @@ deb-tool:
 field-rootfs:
 	$(S)/install-deps.sh field
 	$(S)/field-rootfs.sh
+
+# The field guest's kernel (issue 31, item 1): Debian's configuration,
+# reduced to the guest's devices, built in build/linux/obj-field.
+field-kernel:
+	$(S)/install-deps.sh build field
+	$(S)/prepare-tree.sh
+	$(S)/field-kernel.sh
+
+# One field application (APP=pgbench|make|fio|nginx|stressng).
+field-run:
+	$(S)/field-run.sh $(APP)
+
+field-report:
+	$(S)/field-report.sh
+
+# make field: the image, the kernel, each application against its
+# oracle (kept while nothing changed), the report.
+field: field-rootfs field-kernel
+	$(S)/field.sh
 
 tree:
 	$(S)/install-deps.sh build

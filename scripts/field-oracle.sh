@@ -80,7 +80,7 @@ END {
 	if (pdropped + 0 != 0) fail("/proc/sched_points dropped " pdropped " hits")
 	if (pfolded + 0 != 0) fail("/proc/sched_points folded " pfolded " entries of exited tasks (raise field.entries=)")
 	if (hdropped + 0 != 0) fail("the hist dropped " hdropped " hits")
-	nalive = 0; for (a in alive) if (a > first && a <= last) nalive++
+	nalive = 0; for (a in alive) if (a + 0 > first && a + 0 <= last) nalive++
 	for (k in hist) {
 		split(k, p, SUBSEP); tasks[p[1]] = 1; calls += hist[k]; pairs++
 		if (!(k in ours)) { diff++; if (diff <= 20) print "# pid " p[1] " at " p[2] ": kprobe " hist[k] ", /proc none"; continue }

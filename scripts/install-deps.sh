@@ -9,7 +9,9 @@
 # there: the machine's dpkg architectures are left as they are), deb (the
 # tool's package: a compiler, dpkg-dev's dpkg-shlibdeps), field (the
 # field guest's Debian root file system image, scripts/field-rootfs.sh:
-# mmdebstrap, and e2fsprogs' mke2fs -d and e2fsck); demo is build
+# mmdebstrap, and e2fsprogs' mke2fs -d and e2fsck; its kernel,
+# scripts/field-kernel.sh: Debian's configuration and pahole for BTF; its
+# guest: qemu-system-x86); demo is build
 # and guest, check is build, guest, lint, host-tests, distro, arm64 (make
 # check boots the arm64 guest) and deb; no group: all of them. Needs root
 # (or sudo) only when there is something to install.
@@ -61,7 +63,7 @@ group_packages() {
 	bench) printf '%s\n' bpftrace dwarves ;;
 	arm64) printf '%s\n' gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
 	deb) printf '%s\n' build-essential dpkg-dev ;;
-	field) printf '%s\n' mmdebstrap e2fsprogs ;;
+	field) printf '%s\n' mmdebstrap e2fsprogs linux-config-6.12 dwarves qemu-system-x86 ;;
 	demo) group_packages build; group_packages guest ;;
 	check) for g in build guest lint host-tests distro arm64 deb; do group_packages "$g"; done ;;
 	all) for g in check bench field; do group_packages "$g"; done ;;
