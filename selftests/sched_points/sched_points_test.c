@@ -8696,6 +8696,16 @@ static void sp_lockdown_level(char *level, size_t len)
 	}
 }
 
+/* A control's value as read, a number or a word, without its newline. */
+static int sp_read_setting(const char *path, char *out, size_t n)
+{
+	unsigned long long v;
+
+	if (!sp_read_uint(path, &v))
+		return snprintf(out, n, "%llu", v) < (int)n ? 0 : -E2BIG;
+	return sp_read_word(path, out, n);
+}
+
 /* open(path, flags) is refused with EPERM, as lockdown refuses it. */
 static void expect_open_locked(struct __test_metadata *_metadata,
 			       const char *path, int flags)
@@ -8743,7 +8753,7 @@ TEST(lockdown_sysctls_control_and_read)
 	for (i = 0; i < ARRAY_SIZE(sysctls); i++) {
 		const char *path = sysctls[i];
 
-		ASSERT_EQ(0, sp_read_word(path, saved[i], sizeof(saved[i])))
+		ASSERT_EQ(0, sp_read_setting(path, saved[i], sizeof(saved[i])))
 			TH_LOG("%s", path);
 	}
 
