@@ -172,7 +172,8 @@ build_results() {
 }
 
 # build_touched LABEL [FILE.c=REASON...]: build in $OBJ, from $SERIES_WT,
-# the object of every .c file the series touches (-k: all of them, into
+# the object of every kernel .c file the series touches (not its
+# selftests under tools/, userspace that kselftest builds; -k: all, into
 # $OBJ/LABEL-build-make.log), then a TAP result per object and one for the
 # headers the series touches, to fd 3 (build_results, header_results). A
 # FILE.c given with a REASON is one the configuration does not build: a
@@ -181,7 +182,7 @@ build_touched() {
 	local label=$1 f log=$OBJ/$1-build-make.log skip
 	local -a srcs objs=() headers
 	shift
-	mapfile -t srcs < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.c')
+	mapfile -t srcs < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.c' ':!tools')
 	for f in "${srcs[@]}"; do
 		skip=$(printf '%s\n' "$@" | sed -n "s|^$f=||p")
 		if [ -n "$skip" ]; then
@@ -194,7 +195,7 @@ build_touched() {
 	# TOUCHED_MAKE: a make of the caller's (a cross compiler), else kmake.
 	TREE=$SERIES_WT OBJ=$OBJ "${TOUCHED_MAKE:-kmake}" -k "${objs[@]}" >"$log" 2>&1 || true
 	build_results "$label" "$OBJ" "$log" "${objs[@]}"
-	mapfile -t headers < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.h')
+	mapfile -t headers < <(git -C "$SERIES_WT" diff --name-only pristine HEAD -- '*.h' ':!tools')
 	header_results "$label" "$log" "${headers[@]}"
 }
 

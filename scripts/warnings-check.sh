@@ -15,7 +15,7 @@ source "$(dirname "$0")/env.sh"
 "$REPO/scripts/prepare-tree.sh" >&2
 command -v sparse >/dev/null || die "sparse is missing (scripts/install-deps.sh)"
 source "$REPO/scripts/result-cache.sh"
-mapfile -t files < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.c' '*.h')
+mapfile -t files < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.c' '*.h' ':!tools')
 out=$SERIES_WT/obj
 key=$({ echo warnings; git -C "$TREE" rev-parse 'pristine^{tree}' 'HEAD^{tree}'
 	toolchain_id; build_env_id; cat "$(series_reference_config)"
