@@ -100,6 +100,9 @@ if [ -n "$warned" ]; then
 	forget_warned "$TREE" "$OBJ" <<<"$warned"
 	die "warnings in the series' files (log: $log)"
 fi
+# The link's intermediate images (about 800 MB with debug info) are
+# made again by the next link: the disk gets them back.
+rm -f "$OBJ"/.tmp_vmlinux*
 other=$(grep -caE ': warning: ' "$log" || true)
 echo "$key" >"$OBJ/field-kernel.key"
 note "field kernel: built in $((SECONDS - start)) s, $(du -h "$image" | cut -f1) bzImage, $other other warnings in the log ($(ccache -s 2>/dev/null | grep -iE 'hits' | head -1 | xargs))"

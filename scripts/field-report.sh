@@ -24,24 +24,35 @@ tool=$REPO/tools/schedpoints/schedpoints
 [ -x "$tool" ] || make -s -C "$REPO/tools/schedpoints" >&2
 apps=(pgbench make fio nginx stressng)
 declare -A work=(
-	[pgbench]="PostgreSQL 15 with pgbench: 4 clients, 2 threads, 150 TPC-B-like transactions each (scale 1, fsync on), the server started and stopped in the run"
+	[pgbench]="PostgreSQL 15 with pgbench: 4 clients, 2 threads, 1000 TPC-B-like transactions each (scale 1, fsync on), the server started and stopped in the run"
 	[make]="make -j2 of objtool from Debian's linux-source-6.12 tarball (the image's), on the scratch disk"
-	[fio]="fio random reads and writes (70/30) of 4 KiB, libaio, O_DIRECT, iodepth 8, 2 jobs of 16 MiB each on the scratch ext4"
-	[nginx]="nginx (2 workers) serving a 64 KiB file to ab: 2000 requests, 4 at a time, over the loopback"
-	[stressng]="stress-ng's switch (40000 operations), futex and mq (20000 each) stressors, 2 workers each"
+	[fio]="fio random reads and writes (70/30) of 4 KiB, libaio, O_DIRECT, iodepth 8, 2 jobs of 1 GiB each on a 64 MiB file each on the scratch ext4"
+	[nginx]="nginx (2 workers) serving a 64 KiB file to ab: 40000 requests, 4 at a time, over the loopback"
+	[stressng]="stress-ng's switch and mq (100000 operations each) and futex (40000) stressors, 2 workers each"
 )
 
 # fence CMD...: the tool's output in a code block, with its command line.
 fence() {
 	echo '```'
-	echo "# schedpoints ${*}"
+	echo "# schedpoints ${*}" | sed -E 's/--pid [0-9,]+/--pid RUN_PIDS/'
 	"$tool" "$@" | sed -e "s|^source [^ ]*/out/|source |"
 	echo '```'
 }
 # csvrow FILE ARGS...: the first data row of the tool's CSV output.
 csvrow() { local f=$1; shift; "$tool" -f "$f" "$@" -n 1 -F csv | sed -n 2p; }
-# ms NS: nanoseconds as milliseconds, 1 decimal.
-ms() { awk -v n="$1" 'BEGIN { printf "%.1f ms", n / 1e6 }'; }
+# dur NS: nanoseconds in ms, or s from 1 s on.
+dur() { awk -v n="$1" 'BEGIN { if (n >= 1e9) printf "%.1f s", n / 1e9; else printf "%.1f ms", n / 1e6 }'; }
+# window_pids WINDOW FILE: the pids of FILE's lines (a /proc/sched_points
+# copy) within the run's window (after "first", up to "last"), comma
+# separated, but the runner's own (scripts/guest/field-apps, runuser,
+# field-init's cat and date), whose waits for their children would
+# otherwise lead every view.
+window_pids() {
+	awk -F'\t' -v f="$(sed -n 's/^first //p' "$1")" -v l="$(sed -n 's/^last //p' "$1")" '
+		h && $1 + 0 > f + 0 && $1 + 0 <= l + 0 && $16 !~ /^(field-apps|runuser|cat|date)$/ { p[$1] = 1 }
+		/^pid\t/ { h = 1 }
+		END { for (k in p) s = s (s == "" ? "" : ",") k; print s }' "$2"
+}
 
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
@@ -57,7 +68,10 @@ trap 'rm -f "$tmp"' EXIT
 	echo "kinds. Each ran twice: in caller mode, with a kprobe on \`schedule()\` and a hist trigger keyed by pid"
 	echo "and caller counting on the same run (the oracle, compared pair by pair by \`scripts/field-oracle.sh\`:"
 	echo "every task of the run, created after both were on and gone before they were read), then in"
-	echo "effective mode. The tables below are the tool's answers on the captured \`/proc/sched_points\`."
+	echo "effective mode. The tables below are the tool's answers on the captured \`/proc/sched_points\`;"
+	echo "\`--pid RUN_PIDS\` stands for the pids of the run's tasks (those of its window, listed in"
+	echo "\`window-caller.txt\` and \`window-effective.txt\`: made after accounting was turned on), but the"
+	echo "runner's own (\`field-apps\`, \`runuser\`), whose waits for their children would lead every view."
 	echo
 	echo "| application | guest (boot to power-off) | caller run | effective run | oracle | lines | dropped | folded |"
 	echo "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |"
@@ -83,14 +97,30 @@ trap 'rm -f "$tmp"' EXIT
 		echo
 		echo "${work[$app]}. Kernel \`$(sed -n 's/.*kernel \([^ ,]*\),.*/\1/p' "$o/field.log" | head -1)\`."
 		echo
+		# The application's tasks: those of the run's pid window (made
+		# after accounting was on; kernel threads of the machine that
+		# existed before are not among them).
+		pc=$(window_pids "$o/window-caller.txt" "$c")
+		pe=$(window_pids "$o/window-effective.txt" "$e")
+		if [ -z "$pc" ] || [ -z "$pe" ]; then
+			die "$app: no task of the run's window in $c or $e"
+		fi
 		# The sentence: from the tool's own CSV answers.
-		IFS=, read -r t_total _ _ _ t_p99 _ _ _ _ _ _ _ _ _ _ _ t_count t_tasks t_kind t_site < <(csvrow "$c" sites --by-time --kind sleep,disk_sleep,idle)
-		all=$("$tool" -f "$c" sites --by-time --kind sleep,disk_sleep,idle -n 0 -F csv | awk -F, 'NR > 1 { s += $1 } END { print s + 0 }')
-		IFS=, read -r c_count c_kind c_site < <("$tool" -f "$c" sites -n 1 -F csv | sed -n 2p | awk -F, '{ print $1 "," $(NF-1) "," $NF }')
-		IFS=, read -r _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ e_kind e_site < <(csvrow "$e" sites --by-time --kind sleep,disk_sleep,idle)
-		top_comm=$("$tool" -f "$c" tasks --by comm -n 1 -F csv | sed -n 2p | awk -F, '{ print $NF }')
+		IFS=, read -r t_total _ _ _ t_p99 _ _ _ _ _ _ _ _ _ _ _ t_count t_tasks t_kind t_site < <(csvrow "$c" sites --by-time --kind sleep,disk_sleep,idle --pid "$pc")
+		all=$("$tool" -f "$c" sites --by-time --kind sleep,disk_sleep,idle --pid "$pc" -n 0 -F csv | awk -F, 'NR > 1 { s += $1 } END { print s + 0 }')
+		IFS=, read -r c_count c_kind c_site < <("$tool" -f "$c" sites --pid "$pc" -n 1 -F csv | sed -n 2p | awk -F, '{ print $1 "," $(NF-1) "," $NF }')
+		IFS=, read -r d_total _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ d_count _ _ d_site < <(csvrow "$c" sites --by-time --kind disk_sleep --pid "$pc")
+		IFS=, read -r _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ e_kind e_site < <(csvrow "$e" sites --by-time --kind sleep,disk_sleep,idle --pid "$pe")
+		top_comm=$("$tool" -f "$c" tasks --by comm --pid "$pc" -n 1 -F csv | sed -n 2p | awk -F, '{ print $NF }')
 		pct=$(awk -v a="$t_total" -v b="$all" 'BEGIN { printf "%.0f", b ? 100 * a / b : 0 }')
-		echo "What it shows: the most off-CPU time of a wait is at \`$t_site\` ($t_kind, ${pct}% of all waits' time, $t_count calls by $t_tasks tasks, p99 $(ms "$t_p99")); the most calls into the scheduler come from \`$c_site\` ($c_kind, $c_count calls); the task name with the most calls is \`$top_comm\`; named past the scheduler's wrappers (effective mode), the longest wait is at \`$e_site\` ($e_kind)."
+		ntasks=$(tr ',' '\n' <<<"$pc" | wc -l)
+		echo -n "What it shows, for the $ntasks tasks of the run: the most off-CPU time of a wait is at \`$t_site\` ($t_kind, ${pct}% of their waits' time, $t_count calls by $t_tasks tasks, p99 $(dur "$t_p99")); the most calls into the scheduler come from \`$c_site\` ($c_kind, $c_count calls); the task name with the most calls is \`$top_comm\`"
+		if [ -n "${d_site:-}" ]; then
+			echo -n "; in uninterruptible (D) waits, the most time is at \`$d_site\` ($d_count calls, $(dur "$d_total"))"
+		else
+			echo -n "; no task of the run waited in state D"
+		fi
+		echo "; named past the scheduler's wrappers (effective mode), the longest wait is at \`$e_site\` ($e_kind)."
 		echo
 		echo "The oracle, on the caller-mode run:"
 		echo
@@ -109,25 +139,29 @@ trap 'rm -f "$tmp"' EXIT
 		grep -E '^(# planted|# pid|not ok)' <<<"$planted"
 		echo '```'
 		echo
-		echo "Top call sites by count (caller mode):"
+		echo "The whole machine's top call sites by count (caller mode, every task):"
 		echo
-		fence -f "$c" sites -n 10
+		fence -f "$c" sites -n 5
 		echo
-		echo "Top waits by off-CPU time:"
+		echo "The run's tasks: top call sites by count:"
 		echo
-		fence -f "$c" sites --by-time --kind sleep,disk_sleep,idle -n 8
+		fence -f "$c" sites --pid "$pc" -n 10
 		echo
-		echo "Top tasks, by name:"
+		echo "The run's tasks: top waits by off-CPU time:"
 		echo
-		fence -f "$c" tasks --by comm -n 8
+		fence -f "$c" sites --by-time --kind sleep,disk_sleep,idle --pid "$pc" -n 8
 		echo
-		echo "The latency histogram of the hottest wait:"
+		echo "The run's tasks, by name:"
 		echo
-		fence -f "$c" hist "$t_site"
+		fence -f "$c" tasks --by comm --pid "$pc" -n 8
 		echo
-		echo "Effective mode (the same work again), by off-CPU time:"
+		echo "The latency histogram of their hottest wait:"
 		echo
-		fence -f "$e" sites --by-time -n 10
+		fence -f "$c" hist "$t_site" --pid "$pc"
+		echo
+		echo "Effective mode (the same work again; the run's tasks), by off-CPU time:"
+		echo
+		fence -f "$e" sites --by-time --pid "$pe" -n 10
 		echo
 	done
 } >"$tmp"
