@@ -38,7 +38,7 @@ done < <(sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$frag")
 tap_result "$([ -z "$missing" ] && echo 0 || echo 1)" \
 	"PREEMPT_RT: every line of kernel-config/rt/preempt-rt.config took effect${missing:+ (not:$missing)}" >&3
 
-mapfile -t touched < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.c')
+mapfile -t touched < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.c' ':!tools')
 objs=(kernel/sched/core.o kernel/locking/rtmutex_api.o kernel/locking/spinlock_rt.o)
 for f in "${touched[@]}"; do
 	objs+=("${f%.c}.o")
@@ -50,7 +50,7 @@ kmake -k "${objs[@]}" >"$log" 2>&1 || true
 build_results PREEMPT_RT "$OBJ" "$log" "${objs[@]}"
 # The headers the series touches: a warning there is reported at the
 # header's line, whichever of the objects included it.
-mapfile -t headers < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.h')
+mapfile -t headers < <(git -C "$TREE" diff --name-only pristine HEAD -- '*.h' ':!tools')
 header_results PREEMPT_RT "$log" "${headers[@]}"
 echo "1..$n" >&3
 exec 3>&-
