@@ -4,7 +4,7 @@
  *
  * CONFIG_SCHED_POINTS counts, per task and per call site of schedule(), how
  * often tasks give up the CPU there, and shows it in /proc/sched_points,
- * with controls in debugfs sched_points/.  Each test below proves one
+ * with sysctls as its controls.  Each test below proves one
  * behaviour of that interface (see README): a task that sleeps N times at a
  * known schedule point shows count >= N there for its own pid; a module's
  * schedule point is named "[module]" and stays readable after unload;
@@ -128,6 +128,14 @@
 #define ENOMEM_TO	65536ULL
 /* Failures allowed to be injected: the first one is enough, see below. */
 #define FAILSLAB_TIMES	3
+/*
+ * Bytes of slab objects failslab lets through before it fails one: the
+ * sysctl's copy of the write (kvzalloc() of its length plus one, less
+ * than 24 bytes: an object of 32 at most) passes, and what is left is
+ * less than the resize's first allocation (a kcalloc() of nr_cpu_ids
+ * struct sched_points_mem, 40 bytes each).
+ */
+#define FAILSLAB_SPACE	33
 #define SP_STR_(x)	#x
 #define SP_STR(x)	SP_STR_(x)
 
@@ -545,7 +553,7 @@ static const struct {
 	{ "task-filter", "Y" },
 	{ "ignore-gfp-wait", "N" },
 	{ "cache-filter", "N" },
-	{ "space", "0" },
+	{ "space", SP_STR(FAILSLAB_SPACE) },
 	{ "interval", "1" },
 	{ "times", SP_STR(FAILSLAB_TIMES) },
 };
@@ -757,10 +765,11 @@ FIXTURE_SETUP(sp)
 	if (access(SP_PROC, F_OK))
 		SP_SKIP(return, "%s missing: kernel built without CONFIG_SCHED_POINTS",
 			SP_PROC);
+	/* for stats, raw and the test module's files */
 	if (access(SP_DIR, F_OK))
 		mount("debugfs", SP_DEBUGFS, "debugfs", 0, NULL);
 	ASSERT_EQ(0, access(SP_ENABLE, F_OK))
-		TH_LOG("%s: %s (CONFIG_DEBUG_FS?)", SP_ENABLE, strerror(errno));
+		TH_LOG("%s: %s (CONFIG_SYSCTL?)", SP_ENABLE, strerror(errno));
 
 	ASSERT_EQ(0, access(SP_MODE, F_OK))
 		TH_LOG("%s: %s", SP_MODE, strerror(errno));
@@ -2786,7 +2795,11 @@ TEST_F_TIMEOUT(sp, overflow_counts_dropped, T_LONG)
 }
 
 /* ---------------------------------------------------------------------- */
-/* 7. bad writes: -EINVAL (or -EBUSY) and nothing changes */
+/*
+ * 7. bad writes: -EINVAL (or -EBUSY) and nothing changes.  A control
+ * takes only a whole write at offset 0; while accounting is on, writing
+ * its current value is a no-op that succeeds, any other value -EBUSY.
+ */
 
 /* Bad writes to a 0/1 file (enable, time, kinds), and the good ones. */
 static const struct sp_input sp_bad_bool[] = {
@@ -2906,7 +2919,7 @@ TEST_F_TIMEOUT(sp, bad_writes_proc, T_SHORT)
 
 /* Bad and good writes to the entries control at @path. */
 static void check_bad_entries(struct __test_metadata *_metadata,
-			      const char *path, bool same_ok)
+			      const char *path)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("abc"), IN("-1"), IN("-32"), IN("0"),
@@ -2939,10 +2952,13 @@ static void check_bad_entries(struct __test_metadata *_metadata,
 		EXPECT_EQ(c0, c) TH_LOG("write %s lost the counts", shown);
 	}
 
-	/* enabled: a good size is -EBUSY, a bad one EINVAL or EBUSY */
+	/*
+	 * enabled: another good size is -EBUSY, the current one a no-op, a
+	 * bad one EINVAL or EBUSY
+	 */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	EXPECT_EQ(-EBUSY, sp_write(path, "32"));
-	EXPECT_EQ(same_ok ? 0 : -EBUSY, sp_write(path, "64"));
+	EXPECT_EQ(0, sp_write(path, "64"));
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		r = sp_write_input(path, &bad[i], shown, sizeof(shown));
 		EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
@@ -2963,15 +2979,16 @@ static void check_bad_entries(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 {
-	check_bad_entries(_metadata, SP_ENTRIES, false);
+	check_bad_entries(_metadata, SP_ENTRIES);
 }
 
 /*
  * mode: exactly "caller" or "effective", optionally followed by one
- * newline, written whole at offset 0; -EBUSY while accounting is on.
+ * newline, written whole at offset 0; while accounting is on, the other
+ * mode is -EBUSY and the current one a no-op.
  */
 static void check_bad_mode(struct __test_metadata *_metadata,
-			   const char *path, bool same_ok)
+			   const char *path)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("Caller"), IN("CALLER"), IN("Effective"),
@@ -3020,17 +3037,14 @@ static void check_bad_mode(struct __test_metadata *_metadata,
 		EXPECT_STREQ(want, mode) TH_LOG("wrote %s", shown);
 	}
 
-	/*
-	 * on: a good word, the current one or the other, is -EBUSY; a
-	 * sysctl takes the current one as a no-op
-	 */
+	/* on: the other good word is -EBUSY, the current one a no-op */
 	ASSERT_EQ(0, sp_write(path, "caller"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		bool same = !strncmp(good[i].buf, "caller", 6);
 
 		r = sp_write_input(path, &good[i], shown, sizeof(shown));
-		EXPECT_EQ(same && same_ok ? (ssize_t)good[i].len : -EBUSY, r)
+		EXPECT_EQ(same ? (ssize_t)good[i].len : -EBUSY, r)
 			TH_LOG("enabled, write %s", shown);
 		ASSERT_EQ(0, sp_read_word(path, mode, sizeof(mode)));
 		EXPECT_STREQ("caller", mode)
@@ -3047,15 +3061,15 @@ static void check_bad_mode(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(sp, bad_writes_mode, T_SHORT)
 {
-	check_bad_mode(_metadata, SP_MODE, false);
+	check_bad_mode(_metadata, SP_MODE);
 }
 
 /*
- * time and kinds: 0 or 1 like enable; -EBUSY while accounting is on, for
- * either value.
+ * time, kinds, hist and wakers: 0 or 1 like enable; while accounting is
+ * on, the other value is -EBUSY and the current one a no-op.
  */
 static void check_bad_switch(struct __test_metadata *_metadata,
-			     const char *path, bool same_ok)
+			     const char *path)
 {
 	const struct sp_input *bad = sp_bad_bool, *good = sp_good_bool;
 	unsigned long long state, val;
@@ -3093,9 +3107,7 @@ static void check_bad_switch(struct __test_metadata *_metadata,
 
 			r = sp_write_input(path, &good[i], shown,
 					   sizeof(shown));
-			/* a sysctl takes its current value as a no-op */
-			EXPECT_EQ(same && same_ok ? (ssize_t)good[i].len :
-				  -EBUSY, r)
+			EXPECT_EQ(same ? (ssize_t)good[i].len : -EBUSY, r)
 				TH_LOG("enabled, %s=%llu, write %s", path,
 				       state, shown);
 			ASSERT_EQ(0, sp_read_uint(path, &val));
@@ -3115,23 +3127,23 @@ static void check_bad_switch(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(sp, bad_writes_time, T_SHORT)
 {
-	check_bad_switch(_metadata, SP_TIME, false);
+	check_bad_switch(_metadata, SP_TIME);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_kinds, T_SHORT)
 {
-	check_bad_switch(_metadata, SP_KINDS, false);
+	check_bad_switch(_metadata, SP_KINDS);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_hist, T_SHORT)
 {
-	check_bad_switch(_metadata, SP_HIST, false);
+	check_bad_switch(_metadata, SP_HIST);
 }
 
 TEST_F_TIMEOUT(sp, bad_writes_wakers, T_SHORT)
 {
 	self->free_tables = true;
-	check_bad_switch(_metadata, SP_WAKERS, false);
+	check_bad_switch(_metadata, SP_WAKERS);
 }
 
 /*
@@ -3179,7 +3191,7 @@ static bool cw_expected(const char *path, const struct sp_input *in,
 	/* /proc/sched_points has no pwrite(): see check_bad_resets() */
 	if (r == -ESPIPE && in->off > 0 && !strcmp(path, SP_PROC))
 		return true;
-	/* these refuse any write while accounting is on, and only then */
+	/* these refuse another value while accounting is on, and only then */
 	return enabled && r == -EBUSY &&
 	       (!strcmp(path, SP_ENTRIES) || !strcmp(path, SP_MODE) ||
 		!strcmp(path, SP_TIME) || !strcmp(path, SP_KINDS) ||
@@ -3477,11 +3489,14 @@ TEST_F_TIMEOUT(sp, file_modes, T_SHORT)
 		const char *path;
 		unsigned int mode;
 	} files[] = {
-		{ SP_PROC, 0600 }, { SP_ENABLE, 0600 }, { SP_ENTRIES, 0600 },
-		{ SP_STATS, 0400 }, { SP_RAW, 0400 },
-		{ SP_MODE, 0600 }, { SP_TIME, 0600 }, { SP_KINDS, 0600 },
-		{ SP_HIST, 0600 }, { SP_BLOCKED, 0400 }, { SP_WAKERS, 0600 },
-		{ SP_WAKERS_PROC, 0400 },
+		{ SP_PROC, 0600 }, { SP_STATS, 0400 }, { SP_RAW, 0400 },
+		{ SP_BLOCKED, 0400 }, { SP_WAKERS_PROC, 0400 },
+		/* settings anyone may read and only root write */
+		{ SP_ENABLE, 0644 }, { SP_ENTRIES, 0644 }, { SP_MODE, 0644 },
+		{ SP_TIME, 0644 }, { SP_KINDS, 0644 }, { SP_HIST, 0644 },
+		{ SP_WAKERS, 0644 },
+		/* an action, not a setting: write-only */
+		{ SP_FREE, 0200 },
 	};
 	struct stat st;
 	size_t i;
@@ -6236,9 +6251,11 @@ static int enomem_write(int mfd, int fd, const struct enomem_bufs *b,
  * opened first (an open allocates a struct file), and a dry run of the
  * same code with make-it-fail 0 and a size refused before any allocation
  * ("3") faults in every user page the real write touches: the first slab
- * allocation this task makes with make-it-fail set is then the
- * kcalloc(nr_cpu_ids) at the top of sched_points_resize().  Returns the
- * write's errno (0 if it worked), or 200 + the setup step that failed.
+ * allocation this task makes with make-it-fail set is then the sysctl's
+ * copy of the write, which failslab's space lets through
+ * (FAILSLAB_SPACE), and the second the kcalloc(nr_cpu_ids) at the top of
+ * sched_points_alloc_tables(), which fails.  Returns the write's errno
+ * (0 if it worked), or 200 + the setup step that failed.
  */
 static int child_enomem(void *arg)
 {
@@ -6267,7 +6284,7 @@ static int child_enomem(void *arg)
 TEST_F_TIMEOUT(sp, resize_enomem_keeps_table, T_SHORT)
 {
 	unsigned long long ent, before, total, used, nr, cnt;
-	char err[SP_ERR_MAX], times[32];
+	char err[SP_ERR_MAX], times[32], space[32];
 	const pid_t me = gettid();
 	struct sp_cpus cpus;
 	struct sp_stats st;
@@ -6322,9 +6339,11 @@ TEST_F_TIMEOUT(sp, resize_enomem_keeps_table, T_SHORT)
 	/* disarmed at once; teardown puts the rest back */
 	EXPECT_EQ(0, failslab_write("probability", "0"));
 	ASSERT_EQ(0, failslab_read("times", times, sizeof(times)));
-	TH_LOG("resize to %llu: %s; failslab times %s of %d left",
+	ASSERT_EQ(0, failslab_read("space", space, sizeof(space)));
+	TH_LOG("resize to %llu: %s; failslab times %s of %d left, space %s of %d",
 	       ENOMEM_TO, ret == 0 ? "worked" : ret < 200 ? strerror(ret) :
-	       "child setup failed", times, FAILSLAB_TIMES);
+	       "child setup failed", times, FAILSLAB_TIMES, space,
+	       FAILSLAB_SPACE);
 	EXPECT_EQ(ENOMEM, ret) {
 		if (ret == 0)
 			TH_LOG("the injected failure missed sched_points_resize()'s kcalloc");
@@ -6333,6 +6352,9 @@ TEST_F_TIMEOUT(sp, resize_enomem_keeps_table, T_SHORT)
 	}
 	EXPECT_LT(atoi(times), FAILSLAB_TIMES)
 		TH_LOG("no failure was injected");
+	/* the write's copy allocated first: the failure came after it */
+	EXPECT_LT(atoi(space), FAILSLAB_SPACE)
+		TH_LOG("the failure hit the sysctl's copy of the write: no resize");
 
 	/* the old tables, with every count */
 	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &ent));
@@ -8453,19 +8475,19 @@ TEST_F_TIMEOUT(sp, wakers_completion_kthread, T_LONG)
 }
 
 /* ---------------------------------------------------------------------- */
-/* 14. sysctls: the controls where debugfs cannot be written */
+/* 14. sysctls: the run-time controls */
 
-/* Each control as a sysctl and as a debugfs file, and two values. */
+/* Each control and two values it takes. */
 static const struct {
-	const char *sysctl, *debugfs, *a, *b;
-} sp_sysctl_pairs[] = {
-	{ SP_SYSCTL_ENTRIES, SP_ENTRIES, "64", "4096" },
-	{ SP_SYSCTL_MODE, SP_MODE, "effective", "caller" },
-	{ SP_SYSCTL_TIME, SP_TIME, "1", "0" },
-	{ SP_SYSCTL_KINDS, SP_KINDS, "1", "0" },
-	{ SP_SYSCTL_HIST, SP_HIST, "1", "0" },
-	{ SP_SYSCTL_WAKERS, SP_WAKERS, "1", "0" },
-	{ SP_SYSCTL, SP_ENABLE, "1", "0" },
+	const char *path, *a, *b;
+} sp_controls[] = {
+	{ SP_ENTRIES, "64", "4096" },
+	{ SP_MODE, "effective", "caller" },
+	{ SP_TIME, "1", "0" },
+	{ SP_KINDS, "1", "0" },
+	{ SP_HIST, "1", "0" },
+	{ SP_WAKERS, "1", "0" },
+	{ SP_ENABLE, "1", "0" },
 };
 
 /* @path holds @want (a number or a word), as its read shows it. */
@@ -8485,56 +8507,50 @@ static void expect_holds(struct __test_metadata *_metadata,
 }
 
 /*
- * Each sysctl is its debugfs file: a value written to one reads back
- * from the other, both ways; their modes are those of a setting anyone
- * may read and only root write (0644), free write-only (0200).
+ * Each sysctl holds what was written to it, one value and then another,
+ * and back; once accounting is on, only the current value of a switch
+ * is taken (a no-op), and free is refused; a second write on one
+ * descriptor is at an offset: refused.
  */
-TEST_F_TIMEOUT(sp, sysctls_are_the_debugfs_controls, T_SHORT)
+TEST_F_TIMEOUT(sp, sysctls_hold_what_is_written, T_SHORT)
 {
-	struct stat st;
 	size_t i;
 	int fd;
 
 	self->free_tables = true;
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-	for (i = 0; i < ARRAY_SIZE(sp_sysctl_pairs); i++) {
-		const char *sc = sp_sysctl_pairs[i].sysctl;
-		const char *df = sp_sysctl_pairs[i].debugfs;
+	for (i = 0; i < ARRAY_SIZE(sp_controls); i++) {
+		const char *path = sp_controls[i].path;
 
-		ASSERT_EQ(0, stat(sc, &st))
-			TH_LOG("no %s: a kernel without the sysctls", sc);
-		EXPECT_EQ(0644U, st.st_mode & 07777) TH_LOG("%s", sc);
-		ASSERT_EQ(0, sp_write(sc, sp_sysctl_pairs[i].a)) TH_LOG("%s", sc);
-		expect_holds(_metadata, df, sp_sysctl_pairs[i].a);
-		ASSERT_EQ(0, sp_write(df, sp_sysctl_pairs[i].b)) TH_LOG("%s", df);
-		expect_holds(_metadata, sc, sp_sysctl_pairs[i].b);
-		ASSERT_EQ(0, sp_write(sc, sp_sysctl_pairs[i].a)) TH_LOG("%s", sc);
-		expect_holds(_metadata, sc, sp_sysctl_pairs[i].a);
+		ASSERT_EQ(0, sp_write(path, sp_controls[i].a)) TH_LOG("%s", path);
+		expect_holds(_metadata, path, sp_controls[i].a);
+		ASSERT_EQ(0, sp_write(path, sp_controls[i].b)) TH_LOG("%s", path);
+		expect_holds(_metadata, path, sp_controls[i].b);
+		ASSERT_EQ(0, sp_write(path, sp_controls[i].a)) TH_LOG("%s", path);
+		expect_holds(_metadata, path, sp_controls[i].a);
 	}
 	/*
-	 * enable is last: on now, so another value of a switch is -EBUSY
-	 * through either, the current one a no-op through the sysctl only
+	 * enable is last: on now, so another value of a switch is -EBUSY,
+	 * the current one a no-op
 	 */
-	EXPECT_EQ(-EBUSY, sp_write(SP_SYSCTL_TIME, "0"));
-	EXPECT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
-	EXPECT_EQ(-EBUSY, sp_write(SP_TIME, "1"));
-	EXPECT_EQ(-EBUSY, sp_write(SP_SYSCTL_FREE, "1"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	EXPECT_EQ(-EBUSY, sp_write(SP_TIME, "0"));
+	EXPECT_EQ(0, sp_write(SP_TIME, "1"));
+	expect_holds(_metadata, SP_TIME, "1");
+	EXPECT_EQ(-EBUSY, sp_write(SP_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	/* a second write on one descriptor is at an offset: refused */
-	fd = open(SP_SYSCTL_KINDS, O_WRONLY | O_CLOEXEC);
+	fd = open(SP_KINDS, O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(1, write(fd, "0", 1));
 	EXPECT_EQ(-1, write(fd, "0", 1));
 	EXPECT_EQ(EINVAL, errno);
 	close(fd);
-	ASSERT_EQ(0, stat(SP_SYSCTL_FREE, &st));
-	EXPECT_EQ(0200U, st.st_mode & 07777);
 }
 
 /*
- * Accounting run through the sysctls alone, as on a machine whose
- * debugfs is locked down: turned on, a nanosleep counted in
- * /proc/sched_points, turned off, the tables freed, then made again.
+ * From freed tables, accounting run through the sysctls: turned on, a
+ * nanosleep counted in /proc/sched_points, turned off, the tables freed
+ * again (a write of "1\n"), then made again.
  */
 TEST_F_TIMEOUT(sp, sysctls_alone_count, T_SHORT)
 {
@@ -8543,51 +8559,50 @@ TEST_F_TIMEOUT(sp, sysctls_alone_count, T_SHORT)
 	size_t k;
 
 	self->free_tables = true;
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_TIME, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	EXPECT_GE(own_count(_metadata), (unsigned long long)NS);
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1\n"));
+	ASSERT_EQ(0, sp_write(SP_FREE, "1\n"));
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	for (k = 0; k < st.nr; k++)
 		EXPECT_EQ(0ULL, st.cpu[k].capacity)
 			TH_LOG("cpu %llu kept its table", st.cpu[k].cpu);
 	sp_stats_free(&st);
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	EXPECT_GE(own_count(_metadata), (unsigned long long)NS);
 }
 
 /*
- * The bad writes of section 7, through the sysctls: the same refusals,
- * and the good forms taken, for every control.
+ * free takes only "1" (or "1\n"), whole, at offset 0: anything else is
+ * -EINVAL, and the tables and their counts stay.
  */
-TEST_F_TIMEOUT(sp, bad_writes_sysctls, T_LONG)
+TEST_F_TIMEOUT(sp, bad_writes_free, T_SHORT)
 {
 	static const struct sp_input bad_free[] = {
 		IN(""), IN("0"), IN("2"), IN("01"), IN("1\0"), IN("1\n\n"),
 		IN(" 1"), IN("+1"), IN_AT("1", 1),
 	};
+	unsigned long long c0;
 	char shown[128];
 	size_t i;
 
-	self->free_tables = true;
-	check_bad_enable(_metadata, SP_SYSCTL);
-	check_bad_entries(_metadata, SP_SYSCTL_ENTRIES, true);
-	check_bad_mode(_metadata, SP_SYSCTL_MODE, true);
-	check_bad_switch(_metadata, SP_SYSCTL_TIME, true);
-	check_bad_switch(_metadata, SP_SYSCTL_KINDS, true);
-	check_bad_switch(_metadata, SP_SYSCTL_HIST, true);
-	check_bad_switch(_metadata, SP_SYSCTL_WAKERS, true);
+	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-	for (i = 0; i < ARRAY_SIZE(bad_free); i++)
-		EXPECT_EQ(-EINVAL, sp_write_input(SP_SYSCTL_FREE, &bad_free[i],
+	c0 = own_count(_metadata);
+	ASSERT_GE(c0, NS);
+	for (i = 0; i < ARRAY_SIZE(bad_free); i++) {
+		EXPECT_EQ(-EINVAL, sp_write_input(SP_FREE, &bad_free[i],
 						  shown, sizeof(shown)))
 			TH_LOG("write %s", shown);
+		EXPECT_EQ(c0, own_count(_metadata))
+			TH_LOG("write %s lost the counts", shown);
+	}
 }
 
 /* Drop CAP_SYS_ADMIN from this task's effective set: 0 or -errno. */
@@ -8618,14 +8633,14 @@ static int sysctl_write_refused(bool new_pid_ns)
 
 	if (!new_pid_ns)
 		return sp_drop_sys_admin() ? 100 :
-		       sp_write(SP_SYSCTL_TIME, "1") != -EPERM;
+		       sp_write(SP_TIME, "1") != -EPERM;
 	if (unshare(CLONE_NEWPID))
 		return 100;
 	g = fork();
 	if (g < 0)
 		return 101;
 	if (g == 0)
-		_exit(sp_write(SP_SYSCTL_TIME, "1") != -EPERM);
+		_exit(sp_write(SP_TIME, "1") != -EPERM);
 	if (waitpid(g, &st, 0) != g || !WIFEXITED(st))
 		return 102;
 	return WEXITSTATUS(st);
@@ -8655,7 +8670,7 @@ TEST_F_TIMEOUT(sp, sysctls_need_cap_and_initial_pid_ns, T_SHORT)
 		EXPECT_EQ(0ULL, val);
 	}
 	/* and with both, the same write is taken */
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
+	ASSERT_EQ(0, sp_write(SP_TIME, "1"));
 	ASSERT_EQ(0, sp_read_uint(SP_TIME, &val));
 	EXPECT_EQ(1ULL, val);
 }
@@ -8731,8 +8746,8 @@ static void expect_open_locked(struct __test_metadata *_metadata,
 TEST(lockdown_sysctls_control_and_read)
 {
 	static const char * const sysctls[] = {
-		SP_SYSCTL, SP_SYSCTL_ENTRIES, SP_SYSCTL_MODE, SP_SYSCTL_TIME,
-		SP_SYSCTL_KINDS, SP_SYSCTL_HIST, SP_SYSCTL_WAKERS,
+		SP_ENABLE, SP_ENTRIES, SP_MODE, SP_TIME,
+		SP_KINDS, SP_HIST, SP_WAKERS,
 	};
 	char level[32], saved[ARRAY_SIZE(sysctls)][32], err[SP_ERR_MAX];
 	unsigned long long c, val;
@@ -8761,30 +8776,30 @@ TEST(lockdown_sysctls_control_and_read)
 	if (access(SP_DIR, F_OK))
 		mount("debugfs", SP_DEBUGFS, "debugfs", 0, NULL);
 	ASSERT_EQ(0, access(SP_DIR, F_OK)) TH_LOG("%s: %s", SP_DIR, strerror(errno));
-	expect_open_locked(_metadata, SP_ENABLE, O_RDONLY);
-	expect_open_locked(_metadata, SP_ENABLE, O_WRONLY);
-	expect_open_locked(_metadata, SP_FREE, O_WRONLY);
+	expect_open_locked(_metadata, SP_DIR "/enable", O_RDONLY);
+	expect_open_locked(_metadata, SP_DIR "/enable", O_WRONLY);
+	expect_open_locked(_metadata, SP_DIR "/free", O_WRONLY);
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	sp_stats_free(&st);
 
 	/* every switch set through its sysctl, then counting on */
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_ENTRIES, "1024"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_MODE, "effective"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_TIME, "1"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_KINDS, "1"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_HIST, "1"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_WAKERS, "1"));
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "1"));
-	ASSERT_EQ(0, sp_read_uint(SP_SYSCTL_ENTRIES, &val));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENTRIES, "1024"));
+	ASSERT_EQ(0, sp_write(SP_MODE, "effective"));
+	ASSERT_EQ(0, sp_write(SP_TIME, "1"));
+	ASSERT_EQ(0, sp_write(SP_KINDS, "1"));
+	ASSERT_EQ(0, sp_write(SP_HIST, "1"));
+	ASSERT_EQ(0, sp_write(SP_WAKERS, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
+	ASSERT_EQ(0, sp_read_uint(SP_ENTRIES, &val));
 	EXPECT_EQ(1024ULL, val);
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
 	c = own_count(_metadata);
 	EXPECT_GE(c, NS);
 
 	/* off: nothing more counted, and the data still read */
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	c = own_count(_metadata);
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
 	EXPECT_EQ(c, own_count(_metadata));
@@ -8796,7 +8811,7 @@ TEST(lockdown_sysctls_control_and_read)
 	sp_view_free(&v);
 
 	/* freed: no table left, none of our lines */
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
 	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
 	for (k = 0; k < st.nr; k++)
 		EXPECT_EQ(0ULL, st.cpu[k].capacity)
@@ -8805,13 +8820,13 @@ TEST(lockdown_sysctls_control_and_read)
 	EXPECT_EQ(0ULL, own_count(_metadata));
 
 	/* and on again: counting resumes */
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "1"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
-	ASSERT_EQ(0, sp_write(SP_SYSCTL, "0"));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 	EXPECT_GE(own_count(_metadata), NS);
 
 	/* what was found, back (enable last: mode and time need it off) */
-	ASSERT_EQ(0, sp_write(SP_SYSCTL_FREE, "1"));
+	ASSERT_EQ(0, sp_write(SP_FREE, "1"));
 	for (i = 1; i <= ARRAY_SIZE(sysctls); i++) {
 		k = i % ARRAY_SIZE(sysctls);
 		EXPECT_EQ(0, sp_write(sysctls[k], saved[k])) TH_LOG("%s", saved[k]);

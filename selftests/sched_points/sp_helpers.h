@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers for the sched_points selftest: read the control files, and parse
- * /proc/sched_points, debugfs sched_points/raw and sched_points/stats
- * strictly, as Documentation/scheduler/sched-points.rst defines them:
- * format versions 1 and 2 and their minors (a minor only adds summary names;
- * 2 adds lines of exited tasks, pid 0, the folded summary, and the split of
- * off-CPU time into wait and run delay: six fields after max_ns);
- * any other major is refused.  Any line that does not follow the format is
- * an error, with the line number and the line in the message.
+ * Helpers for the sched_points selftest: read the controls (sysctls),
+ * and parse /proc/sched_points, debugfs sched_points/raw and
+ * sched_points/stats strictly, as Documentation/scheduler/sched-points.rst
+ * defines them: format versions 1 and 2 and their minors (a minor only
+ * adds summary names; 2 adds lines of exited tasks, pid 0, the folded
+ * summary, and the split of off-CPU time into wait and run delay: six
+ * fields after max_ns); any other major is refused.  Any line that does
+ * not follow the format is an error, with the line number and the line in
+ * the message.
  */
 #ifndef SP_HELPERS_H
 #define SP_HELPERS_H
@@ -36,28 +37,27 @@
 #ifndef SP_DEBUGFS
 #define SP_DEBUGFS	"/sys/kernel/debug"
 #endif
+/* debugfs sched_points/: the per-CPU view of the tables, read-only */
 #define SP_DIR		SP_DEBUGFS "/sched_points"
-#define SP_ENABLE	SP_DIR "/enable"
-#define SP_ENTRIES	SP_DIR "/entries"
 #define SP_STATS	SP_DIR "/stats"
 #define SP_RAW		SP_DIR "/raw"
-#define SP_MODE		SP_DIR "/mode"
-#define SP_TIME		SP_DIR "/time"
-#define SP_KINDS	SP_DIR "/kinds"
-#define SP_HIST		SP_DIR "/hist"
 #define SP_BLOCKED	"/proc/sched_points_blocked"
-#define SP_WAKERS	SP_DIR "/wakers"
-#define SP_FREE		SP_DIR "/free"
 #define SP_WAKERS_PROC	"/proc/sched_points_wakers"
-/* The same controls as sysctls, which the lockdown LSM leaves writable. */
-#define SP_SYSCTL		"/proc/sys/kernel/sched_points"
-#define SP_SYSCTL_ENTRIES	SP_SYSCTL "_entries"
-#define SP_SYSCTL_MODE		SP_SYSCTL "_mode"
-#define SP_SYSCTL_TIME		SP_SYSCTL "_time"
-#define SP_SYSCTL_KINDS		SP_SYSCTL "_kinds"
-#define SP_SYSCTL_HIST		SP_SYSCTL "_hist"
-#define SP_SYSCTL_WAKERS	SP_SYSCTL "_wakers"
-#define SP_SYSCTL_FREE		SP_SYSCTL "_free"
+/*
+ * The run-time controls, sysctls: kernel.sched_points turns accounting on
+ * and off; free is write-only.
+ */
+#ifndef SP_PROC_SYS
+#define SP_PROC_SYS	"/proc/sys/kernel"
+#endif
+#define SP_ENABLE	SP_PROC_SYS "/sched_points"
+#define SP_ENTRIES	SP_PROC_SYS "/sched_points_entries"
+#define SP_MODE		SP_PROC_SYS "/sched_points_mode"
+#define SP_TIME		SP_PROC_SYS "/sched_points_time"
+#define SP_KINDS	SP_PROC_SYS "/sched_points_kinds"
+#define SP_HIST		SP_PROC_SYS "/sched_points_hist"
+#define SP_WAKERS	SP_PROC_SYS "/sched_points_wakers"
+#define SP_FREE		SP_PROC_SYS "/sched_points_free"
 
 /* The major version of the format, the only one read. */
 #define SP_VERSION_MAJOR	2	/* the newest read; 1 too */
@@ -460,8 +460,8 @@ static inline bool sp_is_word(const char *s, size_t n)
 }
 
 /*
- * Read a file holding exactly "<word>\n" (debugfs mode) into @out (@n
- * bytes).  0 or -errno/-EPROTO.
+ * Read a file holding exactly "<word>\n" (the mode sysctl) into @out
+ * (@n bytes).  0 or -errno/-EPROTO.
  */
 static inline int sp_read_word(const char *path, char *out, size_t n)
 {
