@@ -222,9 +222,9 @@ guest_run() {
 		append+=" sp.tests=none"
 	fi
 	# The lockdown kernel, locked down as Secure Boot machines boot
-	# theirs: debugfs refuses the controls, so the test of the sysctls
-	# runs alone (the others set up through debugfs), and the tool on
-	# the live files. No KUnit: the main guest runs it.
+	# theirs: the test of the sysctls runs alone (lockdown refuses the
+	# unsigned test module most others need), and the tool on the live
+	# files. No KUnit: the main guest runs it.
 	if [ "$variant" = lockdown ]; then
 		append+=" lsm=lockdown lockdown=integrity kunit.enable=0"
 		append+=" sp.tests=lockdown_sysctls_control_and_read"

@@ -24,7 +24,9 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
@@ -8721,27 +8723,78 @@ static int sp_read_setting(const char *path, char *out, size_t n)
 	return sp_read_word(path, out, n);
 }
 
-/* open(path, flags) is refused with EPERM, as lockdown refuses it. */
-static void expect_open_locked(struct __test_metadata *_metadata,
-			       const char *path, int flags)
-{
-	int fd = open(path, flags);
+/* A debugfs file that can be written, found by nftw(): its path. */
+static char sp_writable_dbg[PATH_MAX];
 
-	EXPECT_EQ(-1, fd) TH_LOG("%s opened under lockdown", path);
+static int find_writable(const char *path, const struct stat *st, int type,
+			 struct FTW *ftw)
+{
+	if (type != FTW_F || !(st->st_mode & 0222))
+		return 0;
+	snprintf(sp_writable_dbg, sizeof(sp_writable_dbg), "%s", path);
+	return 1;
+}
+
+/*
+ * debugfs under lockdown: sched_points/ holds stats and raw only, both
+ * 0400 and read; any debugfs file that can be written is refused, which
+ * is why the controls are sysctls.
+ */
+static void expect_debugfs_locked(struct __test_metadata *_metadata)
+{
+	char err[SP_ERR_MAX], names[64] = "";
+	struct dirent *d;
+	struct sp_stats st;
+	struct stat sb;
+	char path[PATH_MAX];
+	DIR *dir;
+	int fd;
+
+	dir = opendir(SP_DIR);
+	ASSERT_TRUE(!!dir) TH_LOG("%s: %s", SP_DIR, strerror(errno));
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", SP_DIR, d->d_name);
+		EXPECT_EQ(0, stat(path, &sb));
+		EXPECT_EQ(0400, sb.st_mode & 07777) TH_LOG("%s", path);
+		if (strlen(names) + strlen(d->d_name) + 2 < sizeof(names)) {
+			strcat(names, " ");
+			strcat(names, d->d_name);
+		}
+	}
+	closedir(dir);
+	EXPECT_TRUE(!strcmp(names, " stats raw") || !strcmp(names, " raw stats"))
+		TH_LOG("%s holds:%s", SP_DIR, names);
+	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
+	sp_stats_free(&st);
+	fd = open(SP_RAW, O_RDONLY);
+	EXPECT_LE(0, fd) TH_LOG("%s: %s", SP_RAW, strerror(errno));
+	if (fd >= 0) {
+		EXPECT_LT(0, read(fd, path, sizeof(path)));
+		close(fd);
+	}
+
+	ASSERT_EQ(1, nftw(SP_DEBUGFS, find_writable, 16, FTW_PHYS))
+		TH_LOG("no debugfs file that can be written");
+	fd = open(sp_writable_dbg, O_RDONLY);
+	EXPECT_EQ(-1, fd) TH_LOG("%s opened under lockdown", sp_writable_dbg);
 	if (fd >= 0)
 		close(fd);
 	else
-		EXPECT_EQ(EPERM, errno) TH_LOG("%s: %s", path, strerror(errno));
+		EXPECT_EQ(EPERM, errno) TH_LOG("%s: %s", sp_writable_dbg,
+					       strerror(errno));
 }
 
 /*
  * Under lockdown (make check's lockdown guest boots lsm=lockdown
  * lockdown=integrity, what Secure Boot gives most distributions' kernels)
- * debugfs refuses the controls, reading as well as writing; the sysctls
- * turn accounting on and off, set every switch and free the tables, and
+ * debugfs refuses every file that can be written; the sysctls turn
+ * accounting on and off, set every switch and free the tables, and
  * /proc/sched_points, the wakers' and the blocked view, and debugfs's
- * 0400 files are read. No fixture: the sp fixture sets up through
- * debugfs. Elsewhere it skips; the lockdown guest runs it alone.
+ * 0400 files are read. No fixture: lockdown refuses the unsigned test
+ * module the sp fixture's tests use. Elsewhere it skips; the lockdown
+ * guest runs it alone.
  */
 TEST(lockdown_sysctls_control_and_read)
 {
@@ -8772,15 +8825,10 @@ TEST(lockdown_sysctls_control_and_read)
 			TH_LOG("%s", path);
 	}
 
-	/* debugfs: the controls refused, its 0400 files read */
+	/* debugfs: only its 0400 files, read; what can be written refused */
 	if (access(SP_DIR, F_OK))
 		mount("debugfs", SP_DEBUGFS, "debugfs", 0, NULL);
-	ASSERT_EQ(0, access(SP_DIR, F_OK)) TH_LOG("%s: %s", SP_DIR, strerror(errno));
-	expect_open_locked(_metadata, SP_DIR "/enable", O_RDONLY);
-	expect_open_locked(_metadata, SP_DIR "/enable", O_WRONLY);
-	expect_open_locked(_metadata, SP_DIR "/free", O_WRONLY);
-	ASSERT_EQ(0, sp_read_stats(&st, err)) TH_LOG("%s", err);
-	sp_stats_free(&st);
+	expect_debugfs_locked(_metadata);
 
 	/* every switch set through its sysctl, then counting on */
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
