@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool field-rootfs field-kernel field-run field-report field kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool deb field-rootfs field-kernel field-run field-report field kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -24,6 +24,8 @@ help:
 	@echo "make series          the series and a cover letter in build/series/"
 	@echo "make deb-tool        the tool as a Debian package, build/deb/schedpoints_VERSION_ARCH.deb"
 	@echo "                     (sudo apt install ./build/deb/schedpoints_*.deb)"
+	@echo "make deb             the patched kernel's Debian packages (bindeb-pkg) and the tool's, checked,"
+	@echo "                     in build/deb/; KCONFIG=FILE: your config (default: the field kernel's)"
 	@echo "make field-rootfs    the field guest's Debian 12 image with the applications (mmdebstrap,"
 	@echo "                     root): build/field/rootfs.ext4 and rootfs.manifest, cached by content"
 	@echo "make field-kernel    Debian's 6.12 config + SCHED_POINTS, reduced by localyesconfig to"
@@ -93,6 +95,12 @@ bench:
 deb-tool:
 	$(S)/install-deps.sh deb
 	$(S)/deb-tool.sh
+
+# The kernel's and the tool's packages for a real machine (issue 31,
+# item 6): bindeb-pkg from KCONFIG=FILE or the field kernel's config.
+deb:
+	$(S)/install-deps.sh build deb kernel-deb $(if $(KCONFIG),,field)
+	KCONFIG=$(KCONFIG) $(S)/deb.sh
 
 # The field guest's root file system (issue 31, item 2): the first step
 # of make field.

@@ -7,7 +7,9 @@
 # (the arm64 guest: the cross compiler and C library, qemu-system-aarch64,
 # and busybox-static's arm64 .deb, fetched to ARM64_DEBS and unpacked
 # there: the machine's dpkg architectures are left as they are), deb (the
-# tool's package: a compiler, dpkg-dev's dpkg-shlibdeps), field (the
+# tool's package: a compiler, dpkg-dev's dpkg-shlibdeps), kernel-deb (the
+# kernel's packages, scripts/deb.sh: the debhelper tools that bindeb-pkg's
+# debian/rules runs), field (the
 # field guest's Debian root file system image, scripts/field-rootfs.sh:
 # mmdebstrap, and e2fsprogs' mke2fs -d and e2fsck; its kernel,
 # scripts/field-kernel.sh: Debian's configuration and pahole for BTF; its
@@ -29,8 +31,8 @@
 # /var/cache/sched-points/services-cleaned-up says it was done.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,27s/^# \{0,1\}//p' "$0"
-	echo "usage: $0 [GROUP...]    GROUP: build guest lint host-tests distro bench arm64 deb field demo check all"
+	sed -n '2,31s/^# \{0,1\}//p' "$0"
+	echo "usage: $0 [GROUP...]    GROUP: build guest lint host-tests distro bench arm64 deb kernel-deb field demo check all"
 	echo "  (for the tests: SYSTEMD_ROOT, SYSTEMD_RUN, SYSV_ROOT, POLICY_RC_D, SP_STATE_DIR"
 	echo "  and APT_HISTORY_DIR move /etc/systemd/system, /run/systemd/system, /etc (its"
 	echo "  init.d and rc?.d), /usr/sbin/policy-rc.d, /var/cache/sched-points and /var/log/apt)"
@@ -63,17 +65,18 @@ group_packages() {
 	bench) printf '%s\n' bpftrace dwarves ;;
 	arm64) printf '%s\n' gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
 	deb) printf '%s\n' build-essential dpkg-dev ;;
+	kernel-deb) echo debhelper ;;
 	field) printf '%s\n' mmdebstrap e2fsprogs linux-config-6.12 dwarves qemu-system-x86 ;;
 	demo) group_packages build; group_packages guest ;;
 	check) for g in build guest lint host-tests distro arm64 deb; do group_packages "$g"; done ;;
-	all) for g in check bench field; do group_packages "$g"; done ;;
+	all) for g in check bench field kernel-deb; do group_packages "$g"; done ;;
 	esac
 }
 
 [ $# != 0 ] || set -- all
 for g in "$@"; do
-	[[ $g =~ ^(build|guest|lint|host-tests|distro|bench|arm64|deb|field|demo|check|all)$ ]] ||
-		die "unknown group '$g' (build guest lint host-tests distro bench arm64 deb field demo check all)"
+	[[ $g =~ ^(build|guest|lint|host-tests|distro|bench|arm64|deb|kernel-deb|field|demo|check|all)$ ]] ||
+		die "unknown group '$g' (build guest lint host-tests distro bench arm64 deb kernel-deb field demo check all)"
 done
 
 # The arm64 guest's busybox: Debian's busybox-static for arm64, fetched
