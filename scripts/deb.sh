@@ -151,7 +151,7 @@ else
 	[ -f "$out/$image" ] || die "bindeb-pkg made no $image (made: ${made[*]})"
 	# A warning at a file of the series fails, as in field-kernel.sh.
 	mapfile -t touched < <(git -C "$TREE" diff --name-only pristine HEAD)
-	warned=$(build_warnings "$log" "${touched[@]}" | grep -aE "^(\.\./)*($(printf '%s\n' "${touched[@]}" | sed 's/[.]/\\./g' | paste -sd'|')):" || true)
+	warned=$(series_warnings "$log" "${touched[@]}")
 	if [ -n "$warned" ]; then
 		echo "$warned" >&2
 		forget_warned "$TREE" "$OBJ" <<<"$warned"

@@ -129,6 +129,16 @@ build_warnings() {
 		"$log" || true
 }
 
+# series_warnings LOG FILE...: the compiler warnings and errors of
+# build_warnings at FILE... only, for a distribution's configuration, whose
+# objtool and linker warnings are not the series'.
+series_warnings() {
+	local log=$1 files
+	shift
+	files=$(printf '%s\n' "$@" | sed 's/[.]/\\./g' | paste -sd'|')
+	build_warnings "$log" "$@" | grep -aE "^(\.\./)*($files):" || true
+}
+
 # forget_warned TREE OBJ: read build_warnings' lines on stdin and make the
 # next build in OBJ redo what printed them, so that it prints them again
 # instead of passing: the object of a warned source goes, a warned header

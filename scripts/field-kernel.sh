@@ -94,7 +94,7 @@ if ! fmake -s bzImage >>"$log" 2>&1; then
 fi
 # A warning at a file of the series fails the build, as build-kernel.sh
 # does; other warnings of Debian's configuration are only counted.
-warned=$(build_warnings "$log" "${touched[@]}" | grep -aE "^(\.\./)*($(printf '%s\n' "${touched[@]}" | sed 's/[.]/\\./g' | paste -sd'|')):" || true)
+warned=$(series_warnings "$log" "${touched[@]}")
 if [ -n "$warned" ]; then
 	echo "$warned" >&2
 	forget_warned "$TREE" "$OBJ" <<<"$warned"
