@@ -30,9 +30,14 @@ if [ -z "${1:-}" ]; then
 fi
 target=${commits[nth - 1]}
 # A .c file of patch N that no later patch changes (the later patches must
-# still apply), else its first.
-mapfile -t files < <(c_files "$nth")
-[ ${#files[@]} -gt 0 ] || die "patch $nth changes no .c file"
+# still apply), else its first; either way one that the whole series
+# leaves changed. Every prefix's key holds the list of files the series
+# touches (their warnings fail it): a comment in a file the series puts
+# back as it was (one a later patch restores) would add the file
+# to that list and rebuild every prefix.
+touched=$(git -C "$TREE" diff --name-only pristine HEAD)
+mapfile -t files < <(c_files "$nth" | grep -Fx -f <(echo "$touched"))
+[ ${#files[@]} -gt 0 ] || die "patch $nth changes no .c file that the series leaves changed"
 file=${files[0]}
 for f in "${files[@]}"; do
 	if [ -z "$(git -C "$TREE" log --format=%h "$target..HEAD" -- "$f")" ]; then
@@ -69,7 +74,8 @@ while read -r line; do
 	if [ "$got" = "$want" ]; then
 		echo "ok $n - prefix $i with patch $nth changed: $got"
 	else
-		echo "# $line"
+		# not "# ok ...": a TAP reader takes that for a nested result
+		echo "# the bisect check said: $line"
 		echo "not ok $n - prefix $i with patch $nth changed: $got, want $want"
 		rc=1
 	fi
