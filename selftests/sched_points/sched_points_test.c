@@ -2623,8 +2623,8 @@ static ssize_t read_in_chunks(int fd, char *buf, size_t size, size_t chunk,
 }
 
 /*
- * /proc/sched_points prints its records in batches straight into
- * seq_file's buffer: a file of several buffers, read in 64 KiB, 997 or 1
+ * /proc/sched_points prints each record straight into seq_file's
+ * buffer: a file of several buffers, read in 64 KiB, 997 or 1
  * bytes at a time, from lseek()ed offsets and with pread(), gives the
  * same bytes every way (reads may be short, never early at the end), and
  * nothing after its end.
