@@ -14,8 +14,14 @@ fi
 source "$(dirname "$0")/env.sh"
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse pristine..HEAD)
 total=${#commits[@]}
-c_files() { # c_files N: the .c files patch N changes
-	git -C "$TREE" diff-tree --no-commit-id --name-only -r "${commits[$1 - 1]}" -- '*.c'
+# Every prefix's key holds the list of files the series touches (their
+# warnings fail it): a comment in a file the series puts back as it was
+# (one a later patch restores) would add the file to that list and
+# rebuild every prefix. Only files the whole series leaves changed count.
+touched=$(git -C "$TREE" diff --name-only pristine HEAD)
+c_files() { # c_files N: the .c files patch N changes that the series leaves changed
+	git -C "$TREE" diff-tree --no-commit-id --name-only -r "${commits[$1 - 1]}" -- '*.c' |
+		grep -Fx -f <(echo "$touched") || true
 }
 nth=${1:-$((total - 1))}
 if [ "$nth" -lt 1 ] || [ "$nth" -gt "$total" ]; then
@@ -30,13 +36,8 @@ if [ -z "${1:-}" ]; then
 fi
 target=${commits[nth - 1]}
 # A .c file of patch N that no later patch changes (the later patches must
-# still apply), else its first; either way one that the whole series
-# leaves changed. Every prefix's key holds the list of files the series
-# touches (their warnings fail it): a comment in a file the series puts
-# back as it was (one a later patch restores) would add the file
-# to that list and rebuild every prefix.
-touched=$(git -C "$TREE" diff --name-only pristine HEAD)
-mapfile -t files < <(c_files "$nth" | grep -Fx -f <(echo "$touched"))
+# still apply), else its first.
+mapfile -t files < <(c_files "$nth")
 [ ${#files[@]} -gt 0 ] || die "patch $nth changes no .c file that the series leaves changed"
 file=${files[0]}
 for f in "${files[@]}"; do
