@@ -408,9 +408,10 @@ KERNEL_DOCS = ['README.md', 'Documentation/user-guide.md',
 
 def series_facts():
     """What the series (patches/, applied in order) defines: the `depends
-    on` line of config SCHED_POINTS, its boot parameters (__setup), its
-    debugfs files (debugfs_create_*) and its sysctls (the procnames of
-    its ctl_tables), lines added less lines removed; in the kernel, not
+    on` line of config SCHED_POINTS, its boot parameters (__setup,
+    core_param), its debugfs files (debugfs_create_*) and its sysctls (the
+    procnames of its ctl_tables), lines added less lines removed; in the
+    kernel, not
     in its selftests (their test module has debugfs files of its own)."""
     pdir = os.path.join(REPO, 'patches')
     deps, boot, files, sysctls = None, {}, {}, {}
@@ -431,7 +432,7 @@ def series_facts():
             m = re.match(r'^\+\s+depends on (.*?)\s*$', ln)
             if m and config == 'SCHED_POINTS':
                 deps = m.group(1)
-            for pat, got in ((r'__setup\("(\w+)=', boot),
+            for pat, got in ((r'(?:__setup\("|core_param\()(\w+)[=,]', boot),
                              (r'debugfs_create_(?!dir)\w+\("(\w+)"', files),
                              (r'(?:SCHED_POINTS_SYSCTL\(|\.procname\s*=\s*)'
                               r'"(sched_points\w*)"', sysctls)):

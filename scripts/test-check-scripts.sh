@@ -655,14 +655,14 @@ PY
 	docs_case "$1" --quotes "$tmp/perf.md" "$4"
 }
 quote_case 0 'What the figures say' 'What the figures say' "performance.md's figures as committed"
-quote_case 1 '+1341.3' '+1341.8' 'a quoted figure changed'
-quote_case 1 '+48.2' '+48.1' 'a figure of another run (patch 23 on x86-64, arm64)'
+quote_case 1 '+1341.2' '+1341.8' 'a quoted figure changed'
+quote_case 1 '+64.1' '+63.3' 'a figure of another run (patch 27)'
 quote_case 1 '(2026-12-01, ' '(' "an older run's paragraph without its date"
 quote_case 0 '1276 and 819' '1276.4 and 819.2' "figures inside a dated older run's paragraph"
 quote_case 1 'up to: Beside other' 'up to: Besides other' "an 'up to' heading not in the section"
-quote_case 1 'leave 2342 and' 'leave 2343 and' 'a quoted whole number changed'
-quote_case 1 '+ 24 + 66 -->' '+ 24 + 65 -->' 'a derived number whose computation comes to another'
-quote_case 1 '609 = 44 + 327' '609 = 45 + 326' "a derived number computed from numbers not in the run"
+quote_case 1 'leave 2367 and' 'leave 2368 and' 'a quoted whole number changed'
+quote_case 1 '+ 26 + 63 -->' '+ 26 + 62 -->' 'a derived number whose computation comes to another'
+quote_case 1 '644 = 29 + 370' '644 = 35 + 364' "a derived number computed from numbers not in the run"
 quote_case 1 '408 = 1671168 / 4096; ' '' 'a worked-out number with no derived computation'
 
 # docs.py's picture check on a copy of README.md whose picture marker and

@@ -408,6 +408,30 @@ static ssize_t sp_write_input(const char *path, const struct sp_input *in,
 }
 
 /*
+ * Is kernel.sysctl_writes_strict 1 (the default)?  Then a sysctl ignores
+ * a write at an offset; 0 and -1 would take it as if at offset 0.
+ */
+static bool sp_writes_strict(void)
+{
+	char s[16] = "";
+	FILE *f;
+
+	f = fopen(SP_PROC_SYS "/sysctl_writes_strict", "r");
+	if (f) {
+		if (!fgets(s, sizeof(s), f))
+			s[0] = '\0';
+		fclose(f);
+	}
+	return atoi(s) == 1;
+}
+
+/* Is @in, a write to a sysctl, tested here?  At an offset only if strict. */
+static bool sp_sysctl_input_tested(const struct sp_input *in)
+{
+	return in->off <= 0 || sp_writes_strict();
+}
+
+/*
  * Accounting off, then mode, time and kinds set (they are written only
  * while it is off), counts reset, accounting on.  0 or the -errno of the
  * first write that failed.
@@ -2798,26 +2822,66 @@ TEST_F_TIMEOUT(sp, overflow_counts_dropped, T_LONG)
 
 /* ---------------------------------------------------------------------- */
 /*
- * 7. bad writes: -EINVAL (or -EBUSY) and nothing changes.  A control
- * takes only a whole write at offset 0; while accounting is on, writing
- * its current value is a no-op that succeeds, any other value -EBUSY.
+ * 7. bad writes: -EINVAL (or -EBUSY) and nothing changes.  A sysctl
+ * takes what proc_douintvec_minmax() or proc_dostring() take (white
+ * space around a number, 0x and octal, what follows a newline ignored);
+ * /proc/sched_points what kstrtouint_from_user() takes.  While
+ * accounting is on, writing a control's current value is a no-op that
+ * succeeds, any other value -EBUSY.
  */
 
 /* Bad writes to a 0/1 file (enable, time, kinds), and the good ones. */
 static const struct sp_input sp_bad_bool[] = {
-	IN(""), IN("\n"), IN("2"), IN("-1"), IN("-0"), IN("abc"),
-	IN("1x"), IN("0x"), IN("0x1"), IN("01"), IN("10"), IN("+1"),
-	IN(" 1"), IN("1 "), IN("1\n\n"), IN("\n1"), IN("1\0"),
-	IN("0\0"), IN("y"), IN("Y"), IN("on"), IN("n"), IN("off"),
-	IN("true"), IN("99999999999999999999999"), IN("4294967297"),
-	IN("4294967296"), IN("18446744073709551617"), IN(Z200 "1"),
-	IN("000000000000000000000001"), IN("0000000000000000000000001"),
-	IN(Z200 "0"), IN_AT("1", 1), IN_AT("0", 1), IN_AT("1\n", 2),
+	IN("\n"), IN("2"), IN("-1"), IN("-0"), IN("abc"), IN("1x"),
+	IN("0x"), IN("0x2"), IN("02"), IN("10"), IN("+1"), IN("1\0"),
+	IN("0\0"), IN("1\0\n"), IN("y"), IN("Y"), IN("on"), IN("n"),
+	IN("off"), IN("true"), IN("99999999999999999999999"),
+	IN("4294967297"), IN("4294967296"), IN("18446744073709551617"),
+	IN(Z200 "1"), IN("000000000000000000000001"),
+	IN("0000000000000000000000001"), IN(Z200 "0"),
 };
 
+/* Good writes: the value is what strtoull(, 0) reads. */
 static const struct sp_input sp_good_bool[] = {
-	IN("0"), IN("1"), IN("0\n"), IN("1\n"),
+	IN("0"), IN("1"), IN("0\n"), IN("1\n"), IN(" 1\n"), IN("0 "),
+	IN("1\n\n"), IN("\n0"), IN("\t1\t"), IN("01"), IN("0x1"),
+	IN("00"), IN("1 x"),
 };
+
+/* Writes that succeed and change nothing: empty, or at an offset. */
+static const struct sp_input sp_noop_bool[] = {
+	IN(""), IN_AT("1", 1), IN_AT("0", 1), IN_AT("1\n", 2),
+};
+
+static unsigned long long sp_input_value(const struct sp_input *in)
+{
+	return strtoull(in->buf, NULL, 0);
+}
+
+/*
+ * The no-op writes to @path: each returns its length, and @path still
+ * reads @want.
+ */
+static void check_noop_writes(struct __test_metadata *_metadata,
+			      const char *path, const struct sp_input *in,
+			      size_t n, unsigned long long want)
+{
+	unsigned long long val;
+	char shown[128];
+	size_t i;
+	ssize_t r;
+
+	for (i = 0; i < n; i++) {
+		if (!sp_sysctl_input_tested(&in[i]))
+			continue;
+		r = sp_write_input(path, &in[i], shown, sizeof(shown));
+		EXPECT_EQ((ssize_t)in[i].len, r) TH_LOG("%s: write %s", path,
+							shown);
+		ASSERT_EQ(0, sp_read_uint(path, &val));
+		EXPECT_EQ(want, val) TH_LOG("%s: write %s changed it", path,
+					    shown);
+	}
+}
 
 /* Bad and good writes to the enable control at @path. */
 static void check_bad_enable(struct __test_metadata *_metadata,
@@ -2840,12 +2904,14 @@ static void check_bad_enable(struct __test_metadata *_metadata,
 			EXPECT_EQ(state, en)
 				TH_LOG("write %s changed enable", shown);
 		}
+		check_noop_writes(_metadata, path, sp_noop_bool,
+				  ARRAY_SIZE(sp_noop_bool), state);
 	}
 	for (i = 0; i < ARRAY_SIZE(sp_good_bool); i++) {
 		r = sp_write_input(path, &good[i], shown, sizeof(shown));
 		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
 		ASSERT_EQ(0, sp_read_uint(path, &en));
-		EXPECT_EQ((unsigned long long)(good[i].buf[0] - '0'), en);
+		EXPECT_EQ(sp_input_value(&good[i]), en) TH_LOG("wrote %s", shown);
 	}
 }
 
@@ -2872,6 +2938,10 @@ static unsigned long long own_count(struct __test_metadata *_metadata)
 	return c;
 }
 
+/*
+ * Bad writes to @path each fail, -EINVAL or -ERANGE (a number past
+ * UINT_MAX), and reset nothing; @good resets.
+ */
 static void check_bad_resets(struct __test_metadata *_metadata,
 			     const char *path, const struct sp_input *bad,
 			     size_t nbad, const struct sp_input *good)
@@ -2893,7 +2963,8 @@ static void check_bad_resets(struct __test_metadata *_metadata,
 		 */
 		if (bad[i].off > 0 && r == -ESPIPE)
 			r = -EINVAL;
-		EXPECT_EQ(-EINVAL, r) TH_LOG("%s: write %s", path, shown);
+		EXPECT_TRUE(r == -EINVAL || r == -ERANGE)
+			TH_LOG("%s: write %s: %zd", path, shown, r);
 		c = own_count(_metadata);
 		EXPECT_GE(c, c0) TH_LOG("%s: write %s reset the counts",
 					path, shown);
@@ -2909,14 +2980,29 @@ TEST_F_TIMEOUT(sp, bad_writes_proc, T_SHORT)
 {
 	static const struct sp_input bad[] = {
 		IN(""), IN("\n"), IN("1"), IN("2"), IN("-1"), IN("-0"),
-		IN("abc"), IN("0x"), IN("0x0"), IN("00"), IN("+0"), IN(" 0"),
-		IN("0 "), IN("0\n\n"), IN("0\0"), IN("n"), IN("off"),
-		IN("99999999999999999999999"), IN("4294967296"),
-		IN("18446744073709551616"), IN(Z200), IN_AT("0", 1),
+		IN("abc"), IN("0x"), IN("0x0"), IN("+1"), IN("01"), IN(" 0"),
+		IN("0 "), IN("0\n\n"), IN("\n0"), IN("1\0"), IN("n"),
+		IN("off"), IN("99999999999999999999999"), IN("4294967296"),
+		IN("18446744073709551616"), IN("1" Z200), IN(Z200),
+		IN("0000000000000"), IN_AT("0", 1),
 	};
 	static const struct sp_input good = IN("0\n");
+	/* kstrtouint_from_user() takes these too: each resets */
+	static const struct sp_input also[] = {
+		IN("0"), IN("00"), IN("+0"), IN("+0\n"), IN("000000000000"),
+	};
+	char shown[128];
+	size_t i;
+	ssize_t r;
 
 	check_bad_resets(_metadata, SP_PROC, bad, ARRAY_SIZE(bad), &good);
+	for (i = 0; i < ARRAY_SIZE(also); i++) {
+		sp_nanosleep_n(N_SLEEPS, SLEEP_US);
+		ASSERT_GE(own_count(_metadata), NS);
+		r = sp_write_input(SP_PROC, &also[i], shown, sizeof(shown));
+		EXPECT_EQ((ssize_t)also[i].len, r) TH_LOG("write %s", shown);
+		EXPECT_EQ(0ULL, own_count(_metadata)) TH_LOG("write %s", shown);
+	}
 }
 
 /* Bad and good writes to the entries control at @path. */
@@ -2924,12 +3010,19 @@ static void check_bad_entries(struct __test_metadata *_metadata,
 			      const char *path)
 {
 	static const struct sp_input bad[] = {
-		IN(""), IN("\n"), IN("abc"), IN("-1"), IN("-32"), IN("0"),
+		IN("\n"), IN("abc"), IN("-1"), IN("-32"), IN("+32"), IN("0"),
 		IN("1"), IN("8"), IN("15"), IN("17"), IN("100"), IN("4095"),
-		IN("2097152"), IN("4294967328"), IN("18446744073709551648"),
-		IN("99999999999999999999999"), IN("1x"), IN("0x"), IN("32x"),
-		IN("32 "), IN(" 32"), IN("32\n\n"), IN("32\0"),
-		IN_AT("32", 1),
+		IN("0x11"), IN("021"), IN("2097152"), IN("4294967328"),
+		IN("18446744073709551648"), IN("99999999999999999999999"),
+		IN("1x"), IN("0x"), IN("32x"), IN("32\0"), IN("32,64"),
+	};
+	/* taken as proc_douintvec_minmax() takes them */
+	static const struct sp_input good[] = {
+		IN(" 32\n"), IN("64 "), IN("0x80"), IN("0100"), IN("32\n\n"),
+		IN("\t128\n"),
+	};
+	static const struct sp_input noop[] = {
+		IN(""), IN_AT("32", 1),
 	};
 	unsigned long long ent, c0, c;
 	char shown[128];
@@ -2953,6 +3046,8 @@ static void check_bad_entries(struct __test_metadata *_metadata,
 		c = own_count(_metadata);
 		EXPECT_EQ(c0, c) TH_LOG("write %s lost the counts", shown);
 	}
+	check_noop_writes(_metadata, path, noop, ARRAY_SIZE(noop), 64);
+	EXPECT_EQ(c0, own_count(_metadata));
 
 	/*
 	 * enabled: another good size is -EBUSY, the current one a no-op, a
@@ -2976,6 +3071,12 @@ static void check_bad_entries(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, sp_read_uint(path, &ent));
 	EXPECT_EQ(32ULL, ent);
 	EXPECT_EQ(0ULL, own_count(_metadata));
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		r = sp_write_input(path, &good[i], shown, sizeof(shown));
+		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
+		ASSERT_EQ(0, sp_read_uint(path, &ent));
+		EXPECT_EQ(sp_input_value(&good[i]), ent) TH_LOG("wrote %s", shown);
+	}
 	/* teardown restores the capacity */
 }
 
@@ -2985,29 +3086,34 @@ TEST_F_TIMEOUT(sp, bad_writes_entries, T_SHORT)
 }
 
 /*
- * mode: exactly "caller" or "effective", optionally followed by one
- * newline, written whole at offset 0; while accounting is on, the other
+ * mode: "caller" or "effective", as proc_dostring() reads it (up to a
+ * newline or a NUL, at most 15 bytes); while accounting is on, the other
  * mode is -EBUSY and the current one a no-op.
  */
 static void check_bad_mode(struct __test_metadata *_metadata,
 			   const char *path)
 {
 	static const struct sp_input bad[] = {
-		IN(""), IN("\n"), IN("Caller"), IN("CALLER"), IN("Effective"),
-		IN("caller\n\n"), IN("\ncaller"), IN(" caller"), IN("caller "),
+		IN("\n"), IN("Caller"), IN("CALLER"), IN("Effective"),
+		IN("\ncaller"), IN(" caller"), IN("caller "),
 		IN("caller\t"), IN("caller\r"), IN("effective\r\n"),
 		IN("\143alle"), IN("callerx"), IN("effectiv"), IN("effectivex"),
-		IN("caller\0"), IN("ca\0ller"), IN("\0caller"),
-		IN("effective\0"), IN("caller\n\0"), IN("0"), IN("1"),
+		IN("ca\0ller"), IN("\0caller"), IN("0"), IN("1"),
 		IN("2"), IN("none"), IN("caller,effective"),
-		IN("caller effective"), IN("caller\ncaller"),
-		IN("effectiveeffective"), IN("callercallercaller\n"),
+		IN("caller effective"), IN("effectiveeffective"),
+		IN("callercallercaller\n"), IN("effective      x"),
 		IN_AT("caller", 1), IN_AT("effective", 1),
-		IN_AT("caller\n", 3), IN_AT("effective", 100),
+		IN_AT("caller\n", 3),
 	};
+	/* what follows a newline or a NUL is ignored */
 	static const struct sp_input good[] = {
 		IN("effective"), IN("caller"), IN("effective\n"),
-		IN("caller\n"),
+		IN("caller\n"), IN("effective\0"), IN("caller\n\n"),
+		IN("effective\ncaller"), IN("caller\0x"),
+	};
+	/* succeed and change nothing: empty, or past the end */
+	static const struct sp_input noop[] = {
+		IN(""), IN_AT("effective", 100),
 	};
 	static const char * const modes[] = { "caller", "effective" };
 	char shown[128], mode[SP_WORD_MAX], want[SP_WORD_MAX];
@@ -3018,7 +3124,20 @@ static void check_bad_mode(struct __test_metadata *_metadata,
 	for (m = 0; m < ARRAY_SIZE(modes); m++) {
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
 		ASSERT_EQ(0, sp_write(path, modes[m]));
+		for (i = 0; i < ARRAY_SIZE(noop); i++) {
+			if (!sp_sysctl_input_tested(&noop[i]))
+				continue;
+			r = sp_write_input(path, &noop[i], shown,
+					   sizeof(shown));
+			EXPECT_EQ((ssize_t)noop[i].len, r)
+				TH_LOG("mode=%s, write %s", modes[m], shown);
+			ASSERT_EQ(0, sp_read_word(path, mode, sizeof(mode)));
+			EXPECT_STREQ(modes[m], mode)
+				TH_LOG("write %s changed the mode", shown);
+		}
 		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			if (!sp_sysctl_input_tested(&bad[i]))
+				continue;
 			r = sp_write_input(path, &bad[i], shown,
 					   sizeof(shown));
 			EXPECT_EQ(-EINVAL, r)
@@ -3034,6 +3153,7 @@ static void check_bad_mode(struct __test_metadata *_metadata,
 		r = sp_write_input(path, &good[i], shown, sizeof(shown));
 		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
 		ASSERT_EQ(0, sp_read_word(path, mode, sizeof(mode)));
+		/* up to a newline, or the NUL that ends the string */
 		snprintf(want, sizeof(want), "%.*s",
 			 (int)strcspn(good[i].buf, "\n"), good[i].buf);
 		EXPECT_STREQ(want, mode) TH_LOG("wrote %s", shown);
@@ -3053,6 +3173,8 @@ static void check_bad_mode(struct __test_metadata *_metadata,
 			TH_LOG("enabled, write %s changed the mode", shown);
 	}
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (!sp_sysctl_input_tested(&bad[i]))
+			continue;
 		r = sp_write_input(path, &bad[i], shown, sizeof(shown));
 		EXPECT_TRUE(r == -EINVAL || r == -EBUSY)
 			TH_LOG("enabled, write %s: %zd", shown, r);
@@ -3091,12 +3213,14 @@ static void check_bad_switch(struct __test_metadata *_metadata,
 			EXPECT_EQ(state, val)
 				TH_LOG("write %s changed %s", shown, path);
 		}
+		check_noop_writes(_metadata, path, sp_noop_bool,
+				  ARRAY_SIZE(sp_noop_bool), state);
 	}
 	for (i = 0; i < ARRAY_SIZE(sp_good_bool); i++) {
 		r = sp_write_input(path, &good[i], shown, sizeof(shown));
 		EXPECT_EQ((ssize_t)good[i].len, r) TH_LOG("write %s", shown);
 		ASSERT_EQ(0, sp_read_uint(path, &val));
-		EXPECT_EQ((unsigned long long)(good[i].buf[0] - '0'), val);
+		EXPECT_EQ(sp_input_value(&good[i]), val) TH_LOG("wrote %s", shown);
 	}
 
 	for (state = 0; state <= 1; state++) {
@@ -3104,8 +3228,7 @@ static void check_bad_switch(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, sp_write_uint(path, state));
 		ASSERT_EQ(0, sp_write(SP_ENABLE, "1"));
 		for (i = 0; i < ARRAY_SIZE(sp_good_bool); i++) {
-			bool same = (unsigned long long)(good[i].buf[0] - '0') ==
-				    state;
+			bool same = sp_input_value(&good[i]) == state;
 
 			r = sp_write_input(path, &good[i], shown,
 					   sizeof(shown));
@@ -3167,17 +3290,21 @@ static const char * const cw_files[] = {
 	SP_HIST,
 };
 
-/* Bad for every file above. */
+/*
+ * Bad for every file above; a sysctl ignores a write at an offset (with
+ * kernel.sysctl_writes_strict at 1), /proc/sched_points refuses it.
+ */
 static const struct sp_input cw_bad[] = {
-	IN(""), IN("\n"), IN("abc"), IN("-1"), IN("1x"), IN(" 1"),
-	IN("1\0"), IN("99999999999999999999999"), IN(Z200 "1"),
-	IN_AT("1", 1), IN_AT("0\n", 2),
+	IN("\n"), IN("abc"), IN("-1"), IN("+1"), IN("1x"), IN("1\0"),
+	IN("99999999999999999999999"), IN("1" Z200), IN_AT("1", 1),
+	IN_AT("0\n", 2),
 };
 
 struct cw_writer {
 	pthread_t thread;
 	int id;
 	bool enabled;		/* accounting on while we write */
+	bool strict;		/* sp_writes_strict() */
 	double end;		/* sp_now() to stop at */
 	unsigned long writes;
 	unsigned long wrong;
@@ -3192,6 +3319,12 @@ static bool cw_expected(const char *path, const struct sp_input *in,
 		return true;
 	/* /proc/sched_points has no pwrite(): see check_bad_resets() */
 	if (r == -ESPIPE && in->off > 0 && !strcmp(path, SP_PROC))
+		return true;
+	/* kstrtouint_from_user(): a number past UINT_MAX */
+	if (r == -ERANGE && !strcmp(path, SP_PROC))
+		return true;
+	/* sysctl_writes_strict 1: a sysctl ignores a write at an offset */
+	if (r == (ssize_t)in->len && in->off > 0 && strcmp(path, SP_PROC))
 		return true;
 	/* these refuse another value while accounting is on, and only then */
 	return enabled && r == -EBUSY &&
@@ -3212,6 +3345,9 @@ static void *cw_write_loop(void *arg)
 		const char *path = cw_files[n % nf];
 		const struct sp_input *in = &cw_bad[(n / nf) % nb];
 
+		/* not strict: a sysctl would take an offset write */
+		if (in->off > 0 && !w->strict && strcmp(path, SP_PROC))
+			continue;
 		r = sp_write_input(path, in, shown, sizeof(shown));
 		w->writes++;
 		if (!cw_expected(path, in, r, w->enabled) && !w->wrong++)
@@ -3235,6 +3371,7 @@ static void cw_run(struct __test_metadata *_metadata, bool enabled)
 	for (i = 0; i < CW_THREADS; i++) {
 		w[i].id = i;
 		w[i].enabled = enabled;
+		w[i].strict = sp_writes_strict();
 		w[i].end = end;
 		if (pthread_create(&w[i].thread, NULL, cw_write_loop, &w[i]))
 			break;
@@ -8512,7 +8649,7 @@ static void expect_holds(struct __test_metadata *_metadata,
  * Each sysctl holds what was written to it, one value and then another,
  * and back; once accounting is on, only the current value of a switch
  * is taken (a no-op), and free is refused; a second write on one
- * descriptor is at an offset: refused.
+ * descriptor is taken too.
  */
 TEST_F_TIMEOUT(sp, sysctls_hold_what_is_written, T_SHORT)
 {
@@ -8540,13 +8677,16 @@ TEST_F_TIMEOUT(sp, sysctls_hold_what_is_written, T_SHORT)
 	expect_holds(_metadata, SP_TIME, "1");
 	EXPECT_EQ(-EBUSY, sp_write(SP_FREE, "1"));
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-	/* a second write on one descriptor is at an offset: refused */
+	/*
+	 * a second write on one descriptor is taken too: as for every
+	 * number sysctl, a parsed write leaves the position at 0
+	 */
 	fd = open(SP_KINDS, O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(1, write(fd, "0", 1));
-	EXPECT_EQ(-1, write(fd, "0", 1));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(1, write(fd, "1", 1));
 	close(fd);
+	expect_holds(_metadata, SP_KINDS, "1");
 }
 
 /*
@@ -8581,18 +8721,23 @@ TEST_F_TIMEOUT(sp, sysctls_alone_count, T_SHORT)
 }
 
 /*
- * free takes only "1" (or "1\n"), whole, at offset 0: anything else is
- * -EINVAL, and the tables and their counts stay.
+ * free takes 1 as proc_douintvec_minmax() reads it: anything else is
+ * -EINVAL, and the tables and their counts stay; an empty write or one at
+ * an offset changes nothing and succeeds.
  */
 TEST_F_TIMEOUT(sp, bad_writes_free, T_SHORT)
 {
 	static const struct sp_input bad_free[] = {
-		IN(""), IN("0"), IN("2"), IN("01"), IN("1\0"), IN("1\n\n"),
-		IN(" 1"), IN("+1"), IN_AT("1", 1),
+		IN("\n"), IN("0"), IN("2"), IN("02"), IN("0x2"), IN("-1"),
+		IN("1\0"), IN("+1"), IN("1x"), IN("yes"),
+	};
+	static const struct sp_input noop[] = {
+		IN(""), IN_AT("1", 1),
 	};
 	unsigned long long c0;
 	char shown[128];
 	size_t i;
+	ssize_t r;
 
 	sp_nanosleep_n(N_SLEEPS, SLEEP_US);
 	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
@@ -8605,6 +8750,19 @@ TEST_F_TIMEOUT(sp, bad_writes_free, T_SHORT)
 		EXPECT_EQ(c0, own_count(_metadata))
 			TH_LOG("write %s lost the counts", shown);
 	}
+	for (i = 0; i < ARRAY_SIZE(noop); i++) {
+		if (!sp_sysctl_input_tested(&noop[i]))
+			continue;
+		r = sp_write_input(SP_FREE, &noop[i], shown, sizeof(shown));
+		EXPECT_EQ((ssize_t)noop[i].len, r) TH_LOG("write %s", shown);
+		EXPECT_EQ(c0, own_count(_metadata))
+			TH_LOG("write %s lost the counts", shown);
+	}
+	/* " 01\n" is 1 to proc_douintvec_minmax(): it frees */
+	r = sp_write_input(SP_FREE, &(struct sp_input)IN(" 01\n"), shown,
+			   sizeof(shown));
+	EXPECT_EQ(4, r) TH_LOG("write %s", shown);
+	EXPECT_EQ(0ULL, own_count(_metadata)) TH_LOG("write %s", shown);
 }
 
 /* Drop CAP_SYS_ADMIN from this task's effective set: 0 or -errno. */
