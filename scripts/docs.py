@@ -4,6 +4,7 @@
 usage: docs.py --check | --update   (from scripts/docs-check.sh, make docs)
        docs.py --quotes FILE...     (the quoted-from markers of FILEs only)
        docs.py --pictures FILE...   (the picture markers of FILEs only)
+       docs.py --line-counts FILE   (the line counts of a cover letter)
 
 Every fenced block (a line starting with three backquotes) of README.md,
 Documentation/user-guide.md and tools/schedpoints/README.md must follow,
@@ -362,6 +363,7 @@ def check_facts():
     said = int(m.group(1)) if m else None
     result(said == tests, 'cover letter: %s harness tests, sched_points_test.c '
            'has %d' % (said, tests))
+    check_line_counts(os.path.join(REPO, 'Documentation/cover-letter.txt'))
     # The manifest's counts, as make check's closing lines say them.
     expected = {}
     for line in read('selftests/manifest').splitlines():
@@ -406,6 +408,47 @@ KERNEL_DOCS = ['README.md', 'Documentation/user-guide.md',
                'selftests/sched_points/README']
 
 
+def check_line_counts(letter):
+    """The cover letter's line counts of the series' own non-test kernel
+    C ("patches 1-10 add N lines", first, then any other range) are what
+    the patches add (own_lines())."""
+    with open(letter) as f:
+        said = re.findall(r'[Pp]atches (\d+)-(\d+) add (\d+) lines',
+                          re.sub(r'\s+', ' ', f.read()))
+    got = [(int(a), int(b), int(n), own_lines(int(a), int(b)))
+           for a, b, n in said]
+    result(bool(got) and got[0][:2] == (1, 10) and
+           all(n == have for _, _, n, have in got),
+           '%s: the line counts of the series\' own kernel C'
+           % os.path.relpath(letter, REPO),
+           ['patches %d-%d: says %d, the patches add %d' % g for g in got] or
+           ['no "patches 1-10 add N lines"'])
+
+
+def own_lines(first, last):
+    """Lines that patches first..last add to the series' own non-test
+    kernel C (include/linux/sched_points.h, kernel/sched/points*.[ch]
+    but the KUnit tests), less the lines they remove: `wc -l` of those
+    files after patch last, less after patch first - 1."""
+    own = re.compile(r'^diff --git a/(include/linux/sched_points\.h|'
+                     r'kernel/sched/points(?!_kunit)\w*\.[ch]) ')
+    pdir = os.path.join(REPO, 'patches')
+    n = 0
+    for name in sorted(os.listdir(pdir)):
+        m = re.match(r'(\d{4})-', name)
+        if not m or not first <= int(m.group(1)) <= last:
+            continue
+        counted = False
+        for ln in read('patches/' + name).split('\n'):
+            if ln.startswith('diff --git') or ln == '-- ':
+                counted = bool(own.match(ln))
+            elif counted and ln.startswith('+') and not ln.startswith('+++ '):
+                n += 1
+            elif counted and ln.startswith('-') and not ln.startswith('--- '):
+                n -= 1
+    return n
+
+
 def series_facts():
     """What the series (patches/, applied in order) defines: the `depends
     on` line of config SCHED_POINTS, its boot parameters (__setup,
@@ -434,7 +477,7 @@ def series_facts():
                 deps = m.group(1)
             for pat, got in ((r'(?:__setup\("|core_param\()(\w+)[=,]', boot),
                              (r'debugfs_create_(?!dir)\w+\("(\w+)"', files),
-                             (r'(?:SCHED_POINTS_SYSCTL\(|\.procname\s*=\s*)'
+                             (r'(?:SCHED_POINTS_(?:SYSCTL|SWITCH)\(|\.procname\s*=\s*)'
                               r'"(sched_points\w*)"', sysctls)):
                 m = re.match(r'^([+-]).*' + pat, ln)
                 if m:
@@ -704,6 +747,11 @@ def main():
         # The quotes of the files named only (scripts/test-check-scripts.sh
         # plants faults in copies).
         check_quotes([os.path.abspath(a) for a in sys.argv[2:]])
+        return report()
+    if sys.argv[1:2] == ['--line-counts'] and sys.argv[2:3]:
+        # The line counts of a copy of the cover letter
+        # (scripts/test-check-scripts.sh plants a wrong one).
+        check_line_counts(os.path.abspath(sys.argv[2]))
         return report()
     if sys.argv[1:2] == ['--pictures'] and sys.argv[2:]:
         # The pictures of the docs named only (test-check-scripts.sh plants

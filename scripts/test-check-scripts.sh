@@ -35,6 +35,8 @@
 #    not in the run of "Latest results", a derived number computed wrong
 #    or from numbers not in it, one with no computation, an undated
 #    older run);
+#  - docs.py --line-counts on a copy of the cover letter with a count of
+#    the series' own kernel C off by one, and with none;
 #  - docs.py --pictures on a copy of README.md and of its latency heat map
 #    with a planted change (a stale picture, the picture of another
 #    capture, an image of another file);
@@ -43,7 +45,7 @@
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,41s/^# \{0,1\}//p' "$0"
+	sed -n '2,45s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -664,6 +666,22 @@ quote_case 1 'leave 2367 and' 'leave 2368 and' 'a quoted whole number changed'
 quote_case 1 '+ 26 + 63 -->' '+ 26 + 62 -->' 'a derived number whose computation comes to another'
 quote_case 1 '644 = 29 + 370' '644 = 35 + 364' "a derived number computed from numbers not in the run"
 quote_case 1 '408 = 1671168 / 4096; ' '' 'a worked-out number with no derived computation'
+
+# docs.py's line-count check on a copy of the cover letter: its counts
+# of the series' own kernel C as written, one off by one, and none.
+count_case() { # WANT-STATUS OLD-RE NEW DESCRIPTION
+	python3 - "$2" "$3" "$REPO/Documentation/cover-letter.txt" "$tmp/letter.txt" <<'PY'
+import re, sys
+old, new, src, dst = sys.argv[1:]
+s = open(src).read()
+assert re.search(old, s)
+open(dst, 'w').write(re.sub(old, lambda m: eval(new), s))
+PY
+	docs_case "$1" --line-counts "$tmp/letter.txt" "$4"
+}
+count_case 0 'patches' 'm.group(0)' "the cover letter's line counts as committed"
+count_case 1 '(patches\s+1-10\s+add\s+)(\d+)' 'm.group(1) + str(int(m.group(2)) + 1)' 'a line count off by one'
+count_case 1 '[Pp]atches\s+(\d+)-(\d+)\s+add' "'patches ' + m.group(1) + '-' + m.group(2) + ' have'" 'no line count'
 
 # docs.py's picture check on a copy of README.md whose picture marker and
 # image point at a copy of the committed latency heat map, with one
