@@ -35,32 +35,9 @@ rm -rf "$out"
 mkdir -p "$out/share/bin" "$out/share/out"
 install -m 0755 "$REPO/scripts/guest/field-init" "$REPO/scripts/guest/field-apps" "$out/share/bin/"
 
-# The C code base of make: objtool and what it builds from, out of the
-# image's linux-source-6.12 tarball (kept beside the image, by its key).
-src=$BUILD/field/src
-stage=$out/stage
-mkdir -p "$stage"
-if [ "$app" = make ]; then
-	if [ "$(cat "$src.key" 2>/dev/null)" != "$(cat "$BUILD/field/rootfs.key")" ]; then
-		rm -rf "$src" "$src.key"
-		mkdir -p "$src.tmp"
-		note "field: objtool's sources from the image's /usr/src/linux-source-6.12.tar.xz"
-		debugfs -R 'cat /usr/src/linux-source-6.12.tar.xz' "$image" 2>/dev/null |
-			tar -xJ -C "$src.tmp" --strip-components=1 linux-source-6.12/tools/objtool \
-				linux-source-6.12/tools/lib/subcmd linux-source-6.12/tools/lib/str_error_r.c \
-				linux-source-6.12/tools/lib/string.c linux-source-6.12/tools/lib/ctype.c \
-				linux-source-6.12/tools/lib/rbtree.c linux-source-6.12/tools/include \
-				linux-source-6.12/tools/arch/x86 linux-source-6.12/tools/build \
-				linux-source-6.12/tools/scripts || die "cannot unpack the image's kernel source"
-		mv "$src.tmp" "$src"
-		cp "$BUILD/field/rootfs.key" "$src.key"
-	fi
-	cp -a "$src" "$stage/src"
-fi
+# The scratch disk (for make, with objtool's sources).
 scratch=$out/scratch.ext4
-truncate -s "${FIELD_SCRATCH_MB:-1024}M" "$scratch"
-mke2fs -q -F -t ext4 -L field-scratch -d "$stage" "$scratch"
-rm -rf "$stage"
+"$REPO/scripts/field-scratch.sh" "$app" "$scratch"
 
 # The guest's init: /bin/sh mounts the share and runs field-init from it.
 boot="mount -t proc proc /proc && mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 field /mnt && exec /bin/bash /mnt/bin/field-init"
