@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool deb field-rootfs field-kernel field-run field-report field kernel tree export-patches selftests initramfs shell clean distclean
+.PHONY: help docs demo check check-main check-kcsan bisect-check test-cache warnings rt-build distro-build arm64-build check-arm64 lint series bench deb-tool deb field-rootfs field-kernel field-run field-report field field-bench kernel tree export-patches selftests initramfs shell clean distclean
 
 help:
 	@echo "make demo            build the patched kernel, boot it in QEMU, show the pivot tables"
@@ -34,6 +34,9 @@ help:
 	@echo "                     oracle, then Documentation/field-report.md (issue 31); one application:"
 	@echo "                     make field-run APP=pgbench|make|fio|nginx|stressng; the report alone:"
 	@echo "                     make field-report"
+	@echo "make field-bench     macro bench: guest instructions per unit of work of each field application"
+	@echo "                     on vanilla (and bpftrace) and the series off, on, on with time and"
+	@echo "                     histograms (the vanilla field kernel built too): build/field-bench/"
 	@echo "make docs            regenerate the docs' shown outputs from the committed captures"
 	@echo "                     (CAPTURE=DIR: first take a new demo capture, build/guest-demo/share)"
 	@echo "make lint            checkpatch --strict, kernel-doc, the tool's static analysis"
@@ -126,6 +129,13 @@ field-report:
 # oracle (kept while nothing changed), the report.
 field: field-rootfs field-kernel
 	$(S)/field.sh
+
+# The macro bench (issue 31, item 5): the image, both field kernels
+# (the series' and vanilla's), then one guest per kernel and application.
+field-bench: field-rootfs field-kernel
+	$(S)/install-deps.sh bench
+	$(S)/field-kernel.sh --vanilla
+	$(S)/field-bench.sh
 
 tree:
 	$(S)/install-deps.sh build

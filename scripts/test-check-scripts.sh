@@ -40,12 +40,17 @@
 #  - docs.py --pictures on a copy of README.md and of its latency heat map
 #    with a planted change (a stale picture, the picture of another
 #    capture, an image of another file);
+#  - the macro bench without a kernel: field-config-check.sh on two
+#    configurations, field-bench-report.sh on scripts/tests/field-bench/
+#    (the report and --text table as committed), and field-bench.sh
+#    through field-bench-run.sh against a fake QEMU: a run's results, a
+#    boot with no verdict, kernels whose configurations differ;
 #  - selftests/manifest names every TEST of the suite, for the main kernel,
 #    and selftests/sched_points/README says what each of sched_points_test.c
 #    proves.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,45s/^# \{0,1\}//p' "$0"
+	sed -n '2,50s/^# \{0,1\}//p' "$0"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -629,6 +634,99 @@ for f in "$t"/shellcheck/*.sh "$t"/shellcheck/rc/.shellcheckrc; do
 	tap_result "$([ "$got" = "$want" ] && echo 0 || echo 1)" \
 		"shellcheck-disables.sh ${f#"$t"/shellcheck/}: exit $want"
 done
+
+# The macro bench's plumbing without a kernel: field-config-check.sh on
+# two configurations, field-bench-report.sh on a hand-made results.csv
+# (scripts/tests/field-bench/: its report and --text table as expected),
+# and field-bench.sh through field-bench-run.sh against a fake QEMU that
+# writes what scripts/guest/field-bench would (and a fake bpftrace).
+fb=$tmp/fb
+mkdir -p "$fb/cfg"
+printf 'CONFIG_A=y\nCONFIG_NAME="a b"\nCONFIG_SCHED_POINTS=y\n# CONFIG_SCHED_POINTS_KUNIT_TEST is not set\n' >"$fb/cfg/series"
+printf 'CONFIG_A=y\nCONFIG_NAME="a b"\n# CONFIG_C is not set\n' >"$fb/cfg/vanilla"
+printf 'CONFIG_A=m\nCONFIG_NAME="a b"\n' >"$fb/cfg/other"
+cc_case() { # WANT-STATUS SERIES VANILLA DESCRIPTION
+	local got=0
+	"$REPO/scripts/field-config-check.sh" "$fb/cfg/$2" "$fb/cfg/$3" >"$tmp/cc.out" 2>&1 || got=$?
+	[ "$got" = "$1" ] || { echo "# exit $got, want $1"; tap_comment <"$tmp/cc.out"; }
+	tap_result "$([ "$got" = "$1" ] && echo 0 || echo 1)" "field-config-check.sh: $4 (exit $1)"
+}
+cc_case 0 series vanilla "the series' options alone differ"
+cc_case 1 series other "another symbol differs too"
+for f in md txt; do
+	args=("$t/field-bench/results.csv" 1234)
+	[ $f = md ] || args=(--text "$t/field-bench/results.csv")
+	"$REPO/scripts/field-bench-report.sh" "${args[@]}" >"$tmp/fbr.$f" 2>&1 || echo "exit $?" >>"$tmp/fbr.$f"
+	diff -u "$t/field-bench/results.$f" "$tmp/fbr.$f" | tap_comment || true
+	tap_result "$(cmp -s "$t/field-bench/results.$f" "$tmp/fbr.$f" && echo 0 || echo 1)" \
+		"field-bench-report.sh$([ $f = md ] || echo ' --text'): the hand-made results' report (scripts/tests/field-bench/results.$f)"
+done
+mkdir -p "$fb/bin" "$fb/series/obj-field/arch/x86/boot" "$fb/vanilla/obj-field/arch/x86/boot" "$fb/build/field"
+: >"$fb/series/obj-field/arch/x86/boot/bzImage"
+: >"$fb/vanilla/obj-field/arch/x86/boot/bzImage"
+: >"$fb/build/field/rootfs.ext4"
+printf '#!/bin/sh\necho "bpftrace v0.17.0"\n' >"$fb/bin/bpftrace"
+cat >"$fb/bin/qemu-system-x86_64" <<'FAKE'
+#!/usr/bin/env bash
+set -euo pipefail
+[ "${1:-}" != --version ] || { echo "QEMU emulator version 7.2.15 (fake)"; exit 0; }
+echo boot >>"$FAKE_QEMU_LOG"
+while [ $# -gt 0 ]; do
+	case $1 in
+	-append) append=$2; shift ;;
+	-serial) console=${2#file:}; shift ;;
+	-virtfs) [[ $2 != *mount_tag=field,* ]] || { share=${2#local,path=}; share=${share%%,*}; }; shift ;;
+	esac
+	shift
+done
+[[ $append =~ field\.app=([a-z]+) ]] && app=${BASH_REMATCH[1]}
+[[ $append =~ field\.configs=([a-z_,]+) ]] && configs=${BASH_REMATCH[1]}
+[[ $append =~ field\.reps=([0-9]+) ]] && reps=${BASH_REMATCH[1]}
+printf 'Linux version 6.12.118-field+\r\n' >"$console"
+[ "$app" != "${FAKE_FAIL:-}" ] || exit 0
+o=$share/out
+echo "field-bench: kernel 6.12.118-field+, app '$app', configurations '$configs'" >"$o/bench.log"
+IFS=, read -ra cs <<<"$configs"
+for r in $(seq 1 "$reps"); do
+	i=0
+	for c in "${cs[@]}"; do
+		i=$((i + 1))
+		printf 'R %s %s %s %s\n' "$c" units "$r" 1000 "$c" busy_ns "$r" $((1000000000 + i * 1000000 + r * 100000)) \
+			"$c" elapsed_ns "$r" 3000000000 "$c" idle_ns "$r" 1500000000 "$c" iowait_ns "$r" 500000000 "$c" ctxt "$r" 20000
+	done
+done >"$o/results.txt"
+printf 'Linux version 6.12.118-field+\n' >"$o/dmesg.txt"
+echo rc=0 >"$o/verdict"
+printf 'sp-tainted: 0\r\n' >>"$console"
+FAKE
+chmod +x "$fb/bin/bpftrace" "$fb/bin/qemu-system-x86_64"
+cp "$fb/cfg/series" "$fb/series/obj-field/.config"
+cp "$fb/cfg/vanilla" "$fb/vanilla/obj-field/.config"
+# fb_case WANT-STATUS BOOTS DESCRIPTION [VAR=VALUE...]: field-bench.sh on
+# fio and stressng exits WANT-STATUS after BOOTS boots.
+fb_case() {
+	local want=$1 boots=$2 what=$3 got=0 nb
+	shift 3
+	rm -rf "$fb/build/field-bench"
+	: >"$fb/boots"
+	env "$@" PATH="$fb/bin:$PATH" BUILD="$fb/build" TREE="$fb/series" FIELD_VANILLA_TREE="$fb/vanilla" \
+		FAKE_QEMU_LOG="$fb/boots" FIELD_SCRATCH_MB=8 FIELD_BENCH_APPS="fio stressng" \
+		"$REPO/scripts/field-bench.sh" >"$tmp/fb.out" 2>&1 || got=$?
+	nb=$(wc -l <"$fb/boots")
+	[ "$got $nb" = "$want $boots" ] || { echo "# exit $got after $nb boots, want $want after $boots"; tap_comment <"$tmp/fb.out"; }
+	tap_result "$([ "$got $nb" = "$want $boots" ] && echo 0 || echo 1)" "field-bench.sh (fake QEMU): $what"
+}
+fb_case 0 4 "two applications on both kernels pass"
+r=$fb/build/field-bench
+rows=$(grep -c ',busy_ns,' "$r/results.csv" || true)
+tap_result "$([ "$rows" = 30 ] && grep -q '^| stressng (stressor op) | 25000 switch and mq ops | 1001200 (±100) | +0.00% (±0.02) | +0.10% (±0.02) | +0.20% (±0.02) | +0.10% (±0.02) |$' "$r/results.md" &&
+	grep -q '^fio ' "$r/results.txt" && echo 0 || echo 1)" \
+	"field-bench.sh (fake QEMU): results.csv has 30 runs (2 applications, 5 configurations, 3 rounds); results.md and results.txt are made"
+fb_case 1 4 "a boot with no verdict fails the run" FAKE_FAIL=stressng
+tap_result "$(grep -q '^| fio (I/O) |' "$r/results.md" && echo 0 || echo 1)" \
+	"field-bench.sh (fake QEMU): ... and the report has the applications that ran"
+printf 'CONFIG_B=y\n' >>"$fb/vanilla/obj-field/.config"
+fb_case 1 0 "kernels that differ beyond the series' options fail before any boot"
 
 # docs_case WANT-STATUS MODE FILE DESCRIPTION: docs.py MODE FILE exits
 # WANT-STATUS (its TAP shown if not).
