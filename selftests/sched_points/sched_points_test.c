@@ -8503,6 +8503,61 @@ TEST_F_TIMEOUT(sp, wakers_timer_effective_oracle, T_LONG)
 }
 
 /*
+ * The naps of wakers_timer_effective_oracle in the caller mode: each wait
+ * that slept is ended by its timer in a hard interrupt, which the caller
+ * mode notes out of line: context hardirq, at try_to_wake_up()'s caller
+ * in sched_waking's stacks, where the tracer sees one wakeup per nap.
+ */
+TEST_F_TIMEOUT(sp, wakers_timer_caller_hardirq, T_LONG)
+{
+	unsigned long long calls = 0, ours = 0, traced = 0, n;
+	struct wk_traced t[64];
+	char err[SP_ERR_MAX], trig[256];
+	struct sp_child c;
+	struct wk_view v;
+	struct sp_view pv;
+	size_t j;
+	int i, nt;
+
+	ASSERT_EQ(0, wk_configure(self, "caller"));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_wknapper", child_wk_naps,
+				    (void *)(long)WK_ROUNDS));
+	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
+		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	nt = wk_trace_take(trig, false, t, 64);
+	ASSERT_LE(0, nt);
+	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
+	EXPECT_STREQ("caller", v.mode);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
+	for (j = 0; j < pv.nr; j++)
+		if (pv.e[j].pid == (unsigned int)c.pid &&
+		    strstr(pv.e[j].symbol, "nanosleep"))
+			calls += pv.e[j].count;
+	sp_view_free(&pv);
+	for (j = 0; j < v.nr; j++)
+		if (v.l[j].pid == (unsigned int)c.pid &&
+		    strstr(v.l[j].symbol, "nanosleep") &&
+		    !strcmp(v.l[j].waker, "hardirq"))
+			ours += v.l[j].count;
+	for (i = 0; i < nt; i++) {
+		if (t[i].pid != (unsigned int)c.pid)
+			continue;
+		n = wk_ours(&v, c.pid, t[i].site, "hardirq");
+		TH_LOG("wakeups at %s: traced %llu, ours in hardirq %llu",
+		       t[i].site, t[i].count, n);
+		if (n)
+			traced += t[i].count;
+	}
+	free(v.l);
+	EXPECT_EQ((unsigned long long)WK_ROUNDS, traced);
+	EXPECT_EQ(calls, ours);
+	EXPECT_LE((unsigned long long)WK_ROUNDS / 2, ours);
+}
+
+/*
  * The test module sleeps one jiffy in schedule_timeout(), WK_ROUNDS
  * times: each wait is ended by its timer's callback, process_timeout(),
  * which on x86-64 tail-calls the wake-up helpers and leaves no frame:
