@@ -21,7 +21,7 @@ source "$REPO/scripts/result-cache.sh"
 [ $# = 0 ] || die "no arguments (see --help)"
 key_of() {
 	{ echo "field-run $1"; cat "$TREE/obj-field/field-kernel.key" "$BUILD/field/rootfs.key"
-		script_id "$REPO/scripts/field-run.sh" "$REPO/scripts/field-scratch.sh" "$REPO/scripts/field-oracle.sh" \
+		script_id "$REPO/scripts/field-run.sh" "$REPO/scripts/field-boot.sh" "$REPO/scripts/field-scratch.sh" "$REPO/scripts/field-oracle.sh" \
 			"$REPO/scripts/guest/field-init" "$REPO/scripts/guest/field-apps" \
 			"$REPO/scripts/scan-splats.sh" "$REPO/scripts/env.sh"
 		qemu-system-x86_64 --version | head -1
