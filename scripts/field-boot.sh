@@ -2,8 +2,10 @@
 # Boot a field guest once (for scripts/field-run.sh and
 # scripts/field-bench-run.sh): KERNEL boots the Debian image
 # (build/field/rootfs.ext4) as its root disk in snapshot mode (the image
-# is never written) under QEMU TCG, with a fresh scratch ext4 disk for
-# APP (scripts/field-scratch.sh, removed after the boot) and a 9p share,
+# is never written) under QEMU TCG, single-threaded as
+# scripts/run-guest.sh runs it (FIELD_ACCEL overrides it; developing.md,
+# "Why single-threaded TCG"), with a fresh scratch ext4 disk for APP
+# (scripts/field-scratch.sh, removed after the boot) and a 9p share,
 # OUT/share, that holds the guest's init INIT (a script of
 # scripts/guest/, run as PID 1 through init=/bin/sh) and the runners
 # (scripts/guest/field-apps), and takes the guest's outputs in
@@ -24,8 +26,8 @@
 #                 (default field.log)
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,24s/^# \{0,1\}//p' "$0"
-	echo "usage: [FIELD_MEM=SIZE] [FIELD_APPEND=PARAMS] $0 [--icount] [--smp N] [--hostroot] [--timeout S] [--log NAME] OUT KERNEL INIT APP [PARAM...]    (root)"
+	sed -n '2,26s/^# \{0,1\}//p' "$0"
+	echo "usage: [FIELD_MEM=SIZE] [FIELD_APPEND=PARAMS] [FIELD_ACCEL=tcg,thread=multi] $0 [--icount] [--smp N] [--hostroot] [--timeout S] [--log NAME] OUT KERNEL INIT APP [PARAM...]    (root)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
@@ -63,7 +65,7 @@ boot="mount -t proc proc /proc && mount -t 9p -o trans=virtio,version=9p2000.L,m
 append="root=/dev/vda rw rootfstype=ext4 console=ttyS0 loglevel=5 panic=-1 field.app=$app $*"
 append+=" ${FIELD_APPEND:-} init=/bin/sh -- -c \"$boot\""
 # shellcheck disable=SC2054 # commas are QEMU's
-qemu=(qemu-system-x86_64 -accel tcg "${icount[@]}" -smp "$smp" -m "${FIELD_MEM:-2048M}"
+qemu=(qemu-system-x86_64 -accel "${FIELD_ACCEL:-tcg,thread=single}" "${icount[@]}" -smp "$smp" -m "${FIELD_MEM:-2048M}"
 	-kernel "$kernel" -append "$append"
 	-drive "file=$image,format=raw,if=virtio,snapshot=on"
 	-drive "file=$scratch,format=raw,if=virtio,cache=none"

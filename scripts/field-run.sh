@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Run one application of the field (issue 31, items 2 to 4) in QEMU (TCG,
-# 2 vCPUs, FIELD_MEM default 2048M), booted by scripts/field-boot.sh: the
+# Run one application of the field (issue 31, items 2 to 4) in QEMU
+# (single-threaded TCG, 2 vCPUs, FIELD_MEM default 2048M), booted by
+# scripts/field-boot.sh: the
 # field kernel (build/linux/obj-field, scripts/field-kernel.sh) with the
 # Debian image (build/field/rootfs.ext4, scripts/field-rootfs.sh) as its
 # root disk, a fresh scratch disk for the application's I/O
