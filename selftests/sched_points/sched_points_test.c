@@ -8460,6 +8460,45 @@ TEST_F_TIMEOUT(sp, wakers_futex_caller_under_kretprobe, T_LONG)
 }
 
 /*
+ * A task in nanosleep(), WK_ROUNDS times, in waker mode @mode, under the
+ * sched_waking hist trigger (its stacks past the wake-up helpers in the
+ * effective mode). Gives the waker view @v, the wakeups traced for the
+ * napper in @t (@nt of them, up to @max) and @calls, the napper's calls
+ * at its nanosleep site; returns the napper's pid.
+ */
+static pid_t wk_naps(struct __test_metadata *_metadata,
+		     struct _test_data_sp *self, const char *mode,
+		     struct wk_view *v, struct wk_traced *t, int max, int *nt,
+		     unsigned long long *calls)
+{
+	char err[SP_ERR_MAX], trig[256];
+	struct sp_child c;
+	struct sp_view pv;
+	size_t j;
+
+	*calls = 0;
+	ASSERT_EQ(0, wk_configure(self, mode));
+	ASSERT_EQ(0, sp_child_start(&c, "sp_wknapper", child_wk_naps,
+				    (void *)(long)WK_ROUNDS));
+	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
+		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
+	ASSERT_EQ(0, sp_child_go(&c));
+	ASSERT_EQ(0, sp_child_wait(c.pid));
+	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
+	*nt = wk_trace_take(trig, !strcmp(mode, "effective"), t, max);
+	ASSERT_LE(0, *nt);
+	ASSERT_EQ(0, wk_read(v, err)) TH_LOG("%s", err);
+	EXPECT_STREQ(mode, v->mode);
+	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
+	for (j = 0; j < pv.nr; j++)
+		if (pv.e[j].pid == (unsigned int)c.pid &&
+		    strstr(pv.e[j].symbol, "nanosleep"))
+			*calls += pv.e[j].count;
+	sp_view_free(&pv);
+	return c.pid;
+}
+
+/*
  * A task in nanosleep(), WK_ROUNDS times: in the effective mode each
  * wait is ended by its own timer, context timer, at the site past
  * hrtimer_wakeup() in sched_waking's stacks. A nap whose timer fires
@@ -8469,33 +8508,14 @@ TEST_F_TIMEOUT(sp, wakers_futex_caller_under_kretprobe, T_LONG)
  */
 TEST_F_TIMEOUT(sp, wakers_timer_effective_oracle, T_LONG)
 {
-	unsigned long long calls = 0, ours = 0, traced = 0;
+	unsigned long long calls, ours = 0, traced = 0;
 	struct wk_traced t[64];
-	char err[SP_ERR_MAX], trig[256];
-	struct sp_child c;
 	struct wk_view v;
-	struct sp_view pv;
+	pid_t pid;
 	int nt;
-	size_t j;
 
-	ASSERT_EQ(0, wk_configure(self, "effective"));
-	ASSERT_EQ(0, sp_child_start(&c, "sp_wknapper", child_wk_naps,
-				    (void *)(long)WK_ROUNDS));
-	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
-		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
-	ASSERT_EQ(0, sp_child_go(&c));
-	ASSERT_EQ(0, sp_child_wait(c.pid));
-	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-	nt = wk_trace_take(trig, true, t, 64);
-	ASSERT_LE(0, nt);
-	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
-	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
-	wk_timer_wakeups(_metadata, &v, t, nt, c.pid, &traced, &ours);
-	for (j = 0; j < pv.nr; j++)
-		if (pv.e[j].pid == (unsigned int)c.pid &&
-		    strstr(pv.e[j].symbol, "nanosleep"))
-			calls += pv.e[j].count;
-	sp_view_free(&pv);
+	pid = wk_naps(_metadata, self, "effective", &v, t, 64, &nt, &calls);
+	wk_timer_wakeups(_metadata, &v, t, nt, pid, &traced, &ours);
 	free(v.l);
 	EXPECT_EQ((unsigned long long)WK_ROUNDS, traced);
 	EXPECT_EQ(calls, ours);
@@ -8510,42 +8530,23 @@ TEST_F_TIMEOUT(sp, wakers_timer_effective_oracle, T_LONG)
  */
 TEST_F_TIMEOUT(sp, wakers_timer_caller_hardirq, T_LONG)
 {
-	unsigned long long calls = 0, ours = 0, traced = 0, n;
+	unsigned long long calls, ours = 0, traced = 0, n;
 	struct wk_traced t[64];
-	char err[SP_ERR_MAX], trig[256];
-	struct sp_child c;
 	struct wk_view v;
-	struct sp_view pv;
+	pid_t pid;
 	size_t j;
 	int i, nt;
 
-	ASSERT_EQ(0, wk_configure(self, "caller"));
-	ASSERT_EQ(0, sp_child_start(&c, "sp_wknapper", child_wk_naps,
-				    (void *)(long)WK_ROUNDS));
-	ASSERT_EQ(0, wk_trace_add(c.pid, trig, sizeof(trig)))
-		TH_LOG("hist trigger on sched_waking (CONFIG_HIST_TRIGGERS?)");
-	ASSERT_EQ(0, sp_child_go(&c));
-	ASSERT_EQ(0, sp_child_wait(c.pid));
-	ASSERT_EQ(0, sp_write(SP_ENABLE, "0"));
-	nt = wk_trace_take(trig, false, t, 64);
-	ASSERT_LE(0, nt);
-	ASSERT_EQ(0, wk_read(&v, err)) TH_LOG("%s", err);
-	EXPECT_STREQ("caller", v.mode);
-	ASSERT_EQ(0, sp_read_view(SP_PROC, &pv, err)) TH_LOG("%s", err);
-	for (j = 0; j < pv.nr; j++)
-		if (pv.e[j].pid == (unsigned int)c.pid &&
-		    strstr(pv.e[j].symbol, "nanosleep"))
-			calls += pv.e[j].count;
-	sp_view_free(&pv);
+	pid = wk_naps(_metadata, self, "caller", &v, t, 64, &nt, &calls);
 	for (j = 0; j < v.nr; j++)
-		if (v.l[j].pid == (unsigned int)c.pid &&
+		if (v.l[j].pid == (unsigned int)pid &&
 		    strstr(v.l[j].symbol, "nanosleep") &&
 		    !strcmp(v.l[j].waker, "hardirq"))
 			ours += v.l[j].count;
 	for (i = 0; i < nt; i++) {
-		if (t[i].pid != (unsigned int)c.pid)
+		if (t[i].pid != (unsigned int)pid)
 			continue;
-		n = wk_ours(&v, c.pid, t[i].site, "hardirq");
+		n = wk_ours(&v, pid, t[i].site, "hardirq");
 		TH_LOG("wakeups at %s: traced %llu, ours in hardirq %llu",
 		       t[i].site, t[i].count, n);
 		if (n)
