@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One boot of the macro bench (issue 31, item 5), by scripts/field-boot.sh
-# with -icount shift=0,sleep=off (1 guest ns = 1 guest instruction) and
+# with -icount shift=0,sleep=off (1 guest ns = 1 guest instruction), the
+# scratch disk in the host's page cache (--fast-scratch) and
 # FIELD_BENCH_SMP vCPUs (default 1): the field kernel named (vanilla:
 # build/linux-vanilla/obj-field, scripts/field-kernel.sh --vanilla;
 # series: build/linux/obj-field) boots the Debian image
@@ -15,7 +16,7 @@
 # guest gave rc=0 and no kernel report was found.
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,15s/^# \{0,1\}//p' "$0"
+	sed -n '2,16s/^# \{0,1\}//p' "$0"
 	echo "usage: [FIELD_BENCH_SMP=N] [FIELD_BENCH_REPS=N] [FIELD_MEM=SIZE] [FIELD_TIMEOUT=S] $0 vanilla|series pgbench|make|fio|nginx|stressng SIZE"
 	exit 0
 fi
@@ -37,7 +38,7 @@ image=$BUILD/field/rootfs.ext4
 [ -f "$kernel" ] || die "no $kernel: run scripts/field-kernel.sh$([ "$kname" = series ] || echo ' --vanilla')"
 [ -f "$image" ] || die "no $image: run scripts/field-rootfs.sh (make field-rootfs)"
 out=$BUILD/field-bench/$kname-$app
-boot=(--icount --smp "$smp" --timeout "${FIELD_TIMEOUT:-3600}" --log bench.log)
+boot=(--icount --fast-scratch --smp "$smp" --timeout "${FIELD_TIMEOUT:-3600}" --log bench.log)
 [ "$kname" != vanilla ] || boot+=(--hostroot)
 note "field bench: booting $kname for $app ($configs, $reps rounds, size $size, $smp vCPU), console $out/console.log"
 rc=0

@@ -17,24 +17,30 @@
 # was found, 1 when it wrote another rc or a report was found, 2 when it
 # gave no verdict (a panic, a hang, a timeout).
 # Options:
-#   --icount      -icount shift=0,sleep=off: 1 guest ns = 1 instruction
-#   --smp N       N vCPUs (default 2)
-#   --hostroot    the host's / read-only over 9p (tag hostroot), whose
-#                 bpftrace the guest runs
-#   --timeout S   QEMU's limit in seconds (default 1200)
-#   --log NAME    the guest's log in OUT/share/out/, shown on failure
-#                 (default field.log)
+#   --icount        -icount shift=0,sleep=off: 1 guest ns = 1 instruction
+#   --fast-scratch  the scratch disk with cache=unsafe (the host's page
+#                   cache, flushes ignored) rather than cache=none: the
+#                   host does the I/O at memory speed, so a waiting
+#                   icount guest's clock makes few jumps to its timers
+#                   (the macro bench; make field's guests keep cache=none)
+#   --smp N         N vCPUs (default 2)
+#   --hostroot      the host's / read-only over 9p (tag hostroot), whose
+#                   bpftrace the guest runs
+#   --timeout S     QEMU's limit in seconds (default 1200)
+#   --log NAME      the guest's log in OUT/share/out/, shown on failure
+#                   (default field.log)
 set -euo pipefail
 if [ "${1:-}" = --help ]; then
-	sed -n '2,26s/^# \{0,1\}//p' "$0"
-	echo "usage: [FIELD_MEM=SIZE] [FIELD_APPEND=PARAMS] [FIELD_ACCEL=tcg,thread=multi] $0 [--icount] [--smp N] [--hostroot] [--timeout S] [--log NAME] OUT KERNEL INIT APP [PARAM...]    (root)"
+	sed -n '2,31s/^# \{0,1\}//p' "$0"
+	echo "usage: [FIELD_MEM=SIZE] [FIELD_APPEND=PARAMS] [FIELD_ACCEL=tcg,thread=multi] $0 [--icount] [--fast-scratch] [--smp N] [--hostroot] [--timeout S] [--log NAME] OUT KERNEL INIT APP [PARAM...]    (root)"
 	exit 0
 fi
 source "$(dirname "$0")/env.sh"
-icount=() smp=2 hostroot=() timeout=1200 log=field.log
+icount=() cache=none smp=2 hostroot=() timeout=1200 log=field.log
 while [ $# -gt 0 ]; do
 	case $1 in
 	--icount) icount=(-icount 'shift=0,sleep=off') ;;
+	--fast-scratch) cache=unsafe ;;
 	--smp) smp=${2:-}; shift ;;
 	--hostroot) hostroot=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap") ;;
 	--timeout) timeout=${2:-}; shift ;;
@@ -68,7 +74,7 @@ append+=" ${FIELD_APPEND:-} init=/bin/sh -- -c \"$boot\""
 qemu=(qemu-system-x86_64 -accel "${FIELD_ACCEL:-tcg,thread=single}" "${icount[@]}" -smp "$smp" -m "${FIELD_MEM:-2048M}"
 	-kernel "$kernel" -append "$append"
 	-drive "file=$image,format=raw,if=virtio,snapshot=on"
-	-drive "file=$scratch,format=raw,if=virtio,cache=none"
+	-drive "file=$scratch,format=raw,if=virtio,cache=$cache"
 	-virtfs "local,path=$out/share,mount_tag=field,security_model=none" "${hostroot[@]}"
 	-device virtio-rng-pci -nic user,model=virtio-net-pci
 	-no-reboot -display none -monitor none -serial "file:$out/console.log")
