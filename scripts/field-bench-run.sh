@@ -33,10 +33,7 @@ case $app in pgbench|make|fio|nginx|stressng) ;; *) die "unknown application '$a
 smp=${FIELD_BENCH_SMP:-1} reps=${FIELD_BENCH_REPS:-3}
 [[ $smp =~ ^[1-9][0-9]*$ ]] || die "FIELD_BENCH_SMP=$smp is not a number of vCPUs"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "FIELD_BENCH_REPS=$reps is not a number of runs"
-[ "$(id -u)" = 0 ] || die "needs root (mke2fs -d keeps the owners of the staged files)"
-image=$BUILD/field/rootfs.ext4
 [ -f "$kernel" ] || die "no $kernel: run scripts/field-kernel.sh$([ "$kname" = series ] || echo ' --vanilla')"
-[ -f "$image" ] || die "no $image: run scripts/field-rootfs.sh (make field-rootfs)"
 out=$BUILD/field-bench/$kname-$app
 boot=(--icount --fast-scratch --smp "$smp" --timeout "${FIELD_TIMEOUT:-3600}" --log bench.log)
 [ "$kname" != vanilla ] || boot+=(--hostroot)
